@@ -1,0 +1,133 @@
+"""``local/stack up|down|status [--json]``: the whole Engram stack as local processes."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from .common import RUN_DIR, StackError, log, peak_rss_mb, write_json
+
+# Start order matters only for ``deploy``, which needs every store and LocalStack.
+SERVICES = {
+    "redis": "Redis",
+    "postgres": "Postgres",
+    "neo4j": "Neo4j",
+    "opensearch": "OpenSearch",
+    "localstack": "LocalStack",
+}
+STATE_FILE = RUN_DIR / "stack.json"
+
+
+def load(name: str):
+    module = importlib.import_module(f".services.{name}", __package__)
+    return getattr(module, SERVICES[name])()
+
+
+def services(names: list[str] | None = None) -> list:
+    return [load(n) for n in (names or SERVICES)]
+
+
+def up(names: list[str] | None, deploy_app: bool) -> dict:
+    started = time.monotonic()
+    chosen = services(names)
+    for svc in chosen:  # one at a time: apt and maven share locks and bandwidth
+        log(f"install {svc.name}")
+        svc.install()
+    installed = time.monotonic()
+    with ThreadPoolExecutor(max_workers=len(chosen)) as pool:
+        for svc, fut in [(s, pool.submit(s.start)) for s in chosen]:
+            fut.result()
+            log(f"{svc.name} up")
+    timings = {"install_s": round(installed - started, 1), "start_s": round(time.monotonic() - installed, 1)}
+    state = {}
+    if deploy_app:
+        from .deploy import deploy
+        t0 = time.monotonic()
+        state = deploy()
+        timings["deploy_s"] = round(time.monotonic() - t0, 1)
+    timings["total_s"] = round(time.monotonic() - started, 1)
+    previous = json.loads(STATE_FILE.read_text()) if STATE_FILE.exists() else {}
+    write_json(STATE_FILE, {**previous, **state, "startup": timings})
+    return timings
+
+
+def status() -> dict:
+    state = json.loads(STATE_FILE.read_text()) if STATE_FILE.exists() else {}
+    report: dict = {"services": {}, "memory_mb": {}}
+    for svc in services():
+        report["services"][svc.name] = svc.health()
+        pid = svc.process.pid()
+        report["memory_mb"][svc.name] = round(peak_rss_mb(pid), 1) if pid else 0.0
+    report["memory_mb"]["total"] = round(sum(report["memory_mb"].values()), 1)
+    report["api"] = state.get("api", {"url": None, "key": None})
+    report["archive_bucket"] = state.get("archive_bucket")
+    report["startup"] = state.get("startup")
+    report["run_dir"] = str(RUN_DIR)
+    return report
+
+
+def print_status(report: dict) -> None:
+    for name, entry in report["services"].items():
+        mark = "ok  " if entry.get("healthy") else "DOWN"
+        print(f"  {mark} {name:<11} {entry.get('url', ''):<40} {report['memory_mb'].get(name, 0):>7.0f} MiB")
+    print(f"  api          {report['api'].get('url')}")
+    print(f"  api key      {report['api'].get('key')}")
+    print(f"  archive      s3://{report['archive_bucket']}")
+    print(f"  memory       {report['memory_mb']['total']:.0f} MiB resident in all")
+    if report.get("startup"):
+        print(f"  startup      {report['startup']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="local/stack", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_up = sub.add_parser("up", help="install what is missing, start every server, deploy the app")
+    p_up.add_argument("services", nargs="*", choices=[*SERVICES, []], default=None)
+    p_up.add_argument("--no-deploy", action="store_true", help="start the servers only")
+    p_down = sub.add_parser("down", help="stop every server (data stays in the run dir)")
+    p_down.add_argument("--purge", action="store_true", help="also delete the data")
+    p_status = sub.add_parser("status", help="health, URLs, credentials, memory")
+    p_status.add_argument("--json", action="store_true")
+    sub.add_parser("deploy", help="(re)deploy template.yaml onto the running LocalStack")
+    args = parser.parse_args(argv)
+
+    try:
+        if args.command == "up":
+            names = args.services or None
+            timings = up(names, deploy_app=not args.no_deploy and names is None)
+            report = status()
+            print_status(report)
+            print(f"  up in {timings['total_s']} s")
+            return 0 if all(s["healthy"] for s in report["services"].values() if not names or s) else 1
+        if args.command == "down":
+            for svc in reversed(services()):
+                svc.stop()
+                log(f"{svc.name} stopped")
+            if args.purge:
+                import shutil
+                shutil.rmtree(RUN_DIR, ignore_errors=True)
+            return 0
+        if args.command == "deploy":
+            from .deploy import deploy
+            state = deploy()
+            previous = json.loads(STATE_FILE.read_text()) if STATE_FILE.exists() else {}
+            write_json(STATE_FILE, {**previous, **state})
+            print(json.dumps(state, indent=2))
+            return 0
+        report = status()
+        if args.json:
+            print(json.dumps(report, indent=2))
+        else:
+            print_status(report)
+        return 0 if all(s["healthy"] for s in report["services"].values()) else 1
+    except StackError as exc:
+        log(f"FAILED: {exc}")
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
