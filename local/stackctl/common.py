@@ -52,7 +52,8 @@ def run(cmd: list[str] | str, *, check: bool = True, env: dict | None = None,
     if not quiet and proc.stdout.strip():
         log(proc.stdout.strip()[-2000:])
     if check and proc.returncode != 0:
-        raise StackError(f"command failed ({proc.returncode}): {cmd}\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+        raise StackError(f"command failed ({proc.returncode}): {cmd}\n"
+                         f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return proc
 
 

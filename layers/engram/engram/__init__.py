@@ -1,0 +1,3 @@
+"""Engram: user memory for AI agents."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,33 @@
+"""The one settings object, read from ``ENGRAM_*`` environment variables once per process."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore", frozen=True)
+
+    stage: str = "local"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    postgres_dsn: str = "postgresql://engram:engram@127.0.0.1:5432/engram"
+    postgres_pool_max: int = Field(4, ge=1)
+    neo4j_uri: str = "bolt://127.0.0.1:7687"
+    neo4j_user: str = "neo4j"
+    neo4j_password: str = "engram-local-pw"
+    neo4j_pool_max: int = Field(8, ge=1)
+    opensearch_url: str = "http://127.0.0.1:9200"
+    archive_bucket: str = "engram-archive"
+    kms_key_id: str = "alias/engram-data"
+    # None means the SDK's own resolution (AWS_ENDPOINT_URL, then the real AWS endpoints).
+    aws_endpoint_url: str | None = None
+    aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")
+    health_timeout_s: float = Field(2.0, gt=0)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

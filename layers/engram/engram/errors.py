@@ -1,0 +1,54 @@
+"""One error hierarchy. The class name is also the Step Functions Retry/Catch contract,
+and ``status``/``code`` are what the HTTP layer turns an error into."""
+
+from __future__ import annotations
+
+
+class EngramError(Exception):
+    status = 500
+    code = "internal_error"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+    def to_body(self) -> dict:
+        error = {"code": self.code, "message": self.message}
+        if self.field:
+            error["field"] = self.field
+        return {"error": error}
+
+
+class ValidationFailed(EngramError):
+    status, code = 400, "invalid_request"
+
+
+class Unauthorized(EngramError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(EngramError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(EngramError):
+    status, code = 404, "not_found"
+
+
+class Conflict(EngramError):
+    status, code = 409, "conflict"
+
+
+class PayloadTooLarge(EngramError):
+    status, code = 413, "payload_too_large"
+
+
+class Unprocessable(EngramError):
+    status, code = 422, "unprocessable"
+
+
+class StoreUnavailable(EngramError):
+    """A store needed for this operation did not answer; transient, safe to retry."""
+
+    status, code = 503, "store_unavailable"
