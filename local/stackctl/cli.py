@@ -58,10 +58,15 @@ def up(names: list[str] | None, deploy_app: bool) -> dict:
 def status() -> dict:
     state = json.loads(STATE_FILE.read_text()) if STATE_FILE.exists() else {}
     report: dict = {"services": {}, "memory_mb": {}}
-    for svc in services():
-        report["services"][svc.name] = svc.health()
+    for name in SERVICES:
+        try:
+            svc = load(name)
+        except ImportError as exc:  # a half-checked-out tree still reports the rest
+            report["services"][name] = {"healthy": False, "url": None, "error": str(exc)}
+            continue
+        report["services"][name] = svc.health()
         pid = svc.process.pid()
-        report["memory_mb"][svc.name] = round(peak_rss_mb(pid), 1) if pid else 0.0
+        report["memory_mb"][name] = round(peak_rss_mb(pid), 1) if pid else 0.0
     report["memory_mb"]["total"] = round(sum(report["memory_mb"].values()), 1)
     report["api"] = state.get("api", {"url": None, "key": None})
     report["archive_bucket"] = state.get("archive_bucket")
@@ -86,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="local/stack", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     p_up = sub.add_parser("up", help="install what is missing, start every server, deploy the app")
-    p_up.add_argument("services", nargs="*", choices=[*SERVICES, []], default=None)
+    p_up.add_argument("services", nargs="*", metavar="SERVICE",
+                      help=f"only these ({', '.join(SERVICES)}); default: all, then deploy")
     p_up.add_argument("--no-deploy", action="store_true", help="start the servers only")
     p_down = sub.add_parser("down", help="stop every server (data stays in the run dir)")
     p_down.add_argument("--purge", action="store_true", help="also delete the data")
@@ -97,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.command == "up":
+            unknown = sorted(set(args.services) - set(SERVICES))
+            if unknown:
+                parser.error(f"unknown service(s): {', '.join(unknown)}")
             names = args.services or None
             timings = up(names, deploy_app=not args.no_deploy and names is None)
             report = status()
