@@ -78,7 +78,7 @@ def status() -> dict:
 def print_status(report: dict) -> None:
     for name, entry in report["services"].items():
         mark = "ok  " if entry.get("healthy") else "DOWN"
-        print(f"  {mark} {name:<11} {entry.get('url', ''):<40} {report['memory_mb'].get(name, 0):>7.0f} MiB")
+        print(f"  {mark} {name:<11} {entry.get('url') or '':<40} {report['memory_mb'].get(name, 0):>7.0f} MiB")
     print(f"  api          {report['api'].get('url')}")
     print(f"  api key      {report['api'].get('key')}")
     print(f"  archive      s3://{report['archive_bucket']}")
@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             report = status()
             print_status(report)
             print(f"  up in {timings['total_s']} s")
-            return 0 if all(s["healthy"] for s in report["services"].values() if not names or s) else 1
+            return 0 if all(report["services"][n]["healthy"] for n in names or SERVICES) else 1
         if args.command == "down":
             for svc in reversed(services()):
                 svc.stop()
