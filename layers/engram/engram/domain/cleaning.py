@@ -1,0 +1,104 @@
+"""Step 1 of ingestion: make a turn safe and uniform without changing what it says."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from datetime import UTC, datetime
+
+from ..errors import PayloadTooLarge, ValidationFailed
+from .model import Role, Turn
+
+ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+MAX_CONTENT_CHARS = 8000
+ASSISTANT_CAP = 500
+TRUNCATION_MARKER = " […truncated: full text in history]"
+_SPACES = re.compile(r"[ \t\f\v\u00a0\u3000]+")
+_BLANK_LINES = re.compile(r"\n{3,}")
+# Epoch milliseconds between 2001 and 2286; seconds would land in 1970 and are refused.
+_EPOCH_MS_RANGE = (10**12, 10**13)
+
+
+def validate_id(value: object, field: str) -> str:
+    if not isinstance(value, str) or not ID_PATTERN.match(value):
+        raise ValidationFailed(f"{field} must be 1-128 characters of [A-Za-z0-9._:-]", field=field)
+    return value
+
+
+def parse_timestamp(value: object, field: str) -> datetime:
+    """ISO 8601 with an offset, or epoch milliseconds; always returns aware UTC."""
+    if isinstance(value, bool):
+        raise ValidationFailed(f"{field} must be ISO 8601 with offset or epoch milliseconds", field=field)
+    if isinstance(value, int | float):
+        if not _EPOCH_MS_RANGE[0] <= value < _EPOCH_MS_RANGE[1]:
+            raise ValidationFailed(f"{field} epoch milliseconds out of range", field=field)
+        return datetime.fromtimestamp(value / 1000, tz=UTC)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return parse_timestamp(int(text), field)
+        try:
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            parsed = None
+        if parsed is not None and parsed.tzinfo is not None:
+            return parsed.astimezone(UTC)
+    raise ValidationFailed(f"{field} must be ISO 8601 with offset or epoch milliseconds", field=field)
+
+
+def normalise_text(text: str) -> str:
+    """Trim, collapse runs of spaces and tabs, keep newlines (they carry structure)."""
+    lines = [_SPACES.sub(" ", line).strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def clean_turn(index: int, message: dict, session_id: str) -> Turn:
+    """Validate and clean one incoming message; ``index`` names the field in errors."""
+    where = f"messages[{index}]"
+    if not isinstance(message, dict):
+        raise ValidationFailed(f"{where} must be an object", field=where)
+    role_value = message.get("role")
+    try:
+        role = Role(role_value)
+    except ValueError:
+        raise ValidationFailed(f"{where}.role must be 'user' or 'assistant'", field=f"{where}.role") from None
+    content = message.get("content")
+    if not isinstance(content, str):
+        raise ValidationFailed(f"{where}.content must be a string", field=f"{where}.content")
+    if len(content) > MAX_CONTENT_CHARS:
+        raise PayloadTooLarge(f"{where}.content exceeds {MAX_CONTENT_CHARS} characters", field=f"{where}.content")
+    text = normalise_text(content)
+    if not text:
+        raise ValidationFailed(f"{where}.content is empty", field=f"{where}.content")
+    if "client_ts" not in message:
+        raise ValidationFailed(f"{where}.client_ts is required", field=f"{where}.client_ts")
+    client_ts = parse_timestamp(message["client_ts"], f"{where}.client_ts")
+    raw_sha256 = hashlib.sha256(content.encode()).hexdigest()
+    message_id = message.get("message_id")
+    if message_id is None:
+        message_id = derive_message_id(session_id, client_ts, raw_sha256)
+    else:
+        message_id = validate_id(message_id, f"{where}.message_id")
+    truncated = role is Role.ASSISTANT and len(text) > ASSISTANT_CAP
+    if truncated:
+        text = text[:ASSISTANT_CAP] + TRUNCATION_MARKER
+    return Turn(
+        message_id=message_id,
+        role=role,
+        content=html.escape(text, quote=False),
+        client_ts=client_ts,
+        raw_sha256=raw_sha256,
+        truncated=truncated,
+    )
+
+
+def order_turns(turns: list[Turn]) -> list[Turn]:
+    """By the client's clock, not arrival: devices reconnect and send late."""
+    return sorted(turns, key=lambda t: (t.client_ts, t.message_id))
+
+
+def derive_message_id(session_id: str, client_ts: datetime, raw_sha256: str) -> str:
+    """A stable id for a message the client sent without one, so retries collapse onto it."""
+    digest = hashlib.sha256(f"{session_id}|{client_ts.isoformat()}|{raw_sha256}".encode()).hexdigest()
+    return f"m-{digest[:24]}"

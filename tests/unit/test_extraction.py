@@ -1,0 +1,78 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.domain.cleaning import clean_turn
+from engram.domain.cleansing import TENTATIVE_WEIGHT, cleanse, resolve_relative_time
+from engram.domain.extraction import extract_event, extract_facts
+from engram.domain.model import EventType, Predicate, resolve_predicate
+
+TS = "2026-05-14T09:00:00+00:00"
+
+
+def facts(text, role="user"):
+    turn = clean_turn(0, {"role": role, "content": text, "client_ts": TS, "message_id": "m1"}, "s")
+    return {(f.predicate, f.object) for f in extract_facts(turn)}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My name is Alice Chen.", (Predicate.HAS_NAME, "Alice Chen")),
+    ("我叫王小明。", (Predicate.HAS_NAME, "王小明")),
+    ("I'm 34 years old", (Predicate.HAS_AGE, "34")),
+    ("我今年28岁", (Predicate.HAS_AGE, "28")),
+    ("I love hiking in the mountains.", (Predicate.HAS_PREFERENCE, "hiking in the mountains")),
+    ("我喜欢喝绿茶。", (Predicate.HAS_PREFERENCE, "喝绿茶")),
+    ("I don't like cilantro", (Predicate.DISLIKES, "cilantro")),
+    ("我讨厌香菜", (Predicate.DISLIKES, "香菜")),
+    ("I'm allergic to peanuts.", (Predicate.ALLERGIC_TO, "peanuts")),
+    ("我对花生过敏", (Predicate.ALLERGIC_TO, "花生")),
+    ("Tom is my son.", (Predicate.HAS_CHILD, "Tom")),
+    ("My advisor is Dr Li", (Predicate.HAS_ADVISOR, "Dr Li")),
+    ("小明是我儿子", (Predicate.HAS_CHILD, "小明")),
+    ("我的导师叫李华", (Predicate.HAS_ADVISOR, "李华")),
+])
+def test_rules_read_facts_in_english_and_chinese(text, expected):
+    assert expected in facts(text)
+
+
+def test_negation_is_not_read_as_preference():
+    assert facts("I don't like coffee") == {(Predicate.DISLIKES, "coffee")}
+
+
+def test_assistant_turns_and_questions_about_others_are_not_facts_about_the_user():
+    assert facts("My name is Bob", role="assistant") == set()
+    assert facts("Is Manager Zhang 45 years old?") == set()
+    assert facts('He said "I am allergic to cats".') == set()
+
+
+def test_event_typed_by_fact_or_shape():
+    turn = clean_turn(0, {"role": "user", "content": "hi there!", "client_ts": TS}, "s")
+    assert extract_event(turn, []).type is EventType.GREETING
+    task = clean_turn(0, {"role": "user", "content": "Please remind me to call mom", "client_ts": TS}, "s")
+    assert extract_event(task, extract_facts(task)).type is EventType.TASK
+
+
+def test_tentative_statement_tagged_and_weighted_not_dropped():
+    turn = clean_turn(0, {"role": "user", "content": "Maybe I like jazz", "client_ts": TS}, "s")
+    [fact] = extract_facts(turn)
+    cleansed = cleanse(fact, turn.content, turn.client_ts)
+    assert "tentative" in cleansed.tags and cleansed.weight == TENTATIVE_WEIGHT
+    assert cleansed.confidence <= TENTATIVE_WEIGHT
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("I went to the dentist yesterday", "2026-05-13"),
+    ("我昨天去了医院", "2026-05-13"),
+    ("next week I fly to Paris", "2026-05-21"),
+    ("上个月我搬家了", "2026-04-14"),
+    ("3 days ago", "2026-05-11"),
+])
+def test_relative_times_resolved_from_message_time(text, day):
+    when, _ = resolve_relative_time(text, datetime(2026, 5, 14, 9, tzinfo=UTC))
+    assert when.date().isoformat() == day
+
+
+def test_unknown_predicate_rejected_not_invented():
+    assert resolve_predicate("likes") is Predicate.HAS_PREFERENCE
+    assert resolve_predicate("儿子") is Predicate.HAS_CHILD
+    assert resolve_predicate("is_secretly_a_spy") is None
