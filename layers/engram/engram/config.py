@@ -26,6 +26,12 @@ class Settings(BaseSettings):
     aws_endpoint_url: str | None = None
     aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")
     health_timeout_s: float = Field(2.0, gt=0)
+    embed_model: str = "all-MiniLM-L6-v2"
+    session_ttl_s: int = Field(24 * 3600, gt=0)
+    session_max_turns: int = Field(50, gt=0)
+    session_versions_kept: int = Field(20, gt=0)
+    episodes_per_user: int = Field(200, gt=0)
+    episode_index: str = "engram-episodes"
 
 
 @lru_cache(maxsize=1)

@@ -174,3 +174,15 @@ class Extraction:
     @property
     def is_fact(self) -> bool:
         return self.predicate is not None and self.object is not None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Whose memory an operation touches. Every store query is built from one."""
+
+    tenant: str
+    user_id: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.tenant}:{self.user_id}"
