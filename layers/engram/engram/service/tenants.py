@@ -13,8 +13,7 @@ def _hash(api_key: str) -> str:
 
 
 def ensure_tenant_key(tenant_id: str, api_key: str) -> None:
-    postgres.ensure_schema()
-    with postgres.pool().connection() as conn:
+    with postgres.connection() as conn:
         conn.execute(
             "INSERT INTO tenant_keys (key_hash, tenant_id) VALUES (%s, %s) "
             "ON CONFLICT (key_hash) DO UPDATE SET tenant_id = EXCLUDED.tenant_id",
@@ -25,10 +24,8 @@ def ensure_tenant_key(tenant_id: str, api_key: str) -> None:
 def tenant_for_key(api_key: str | None) -> str:
     if not api_key:
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", field="Authorization")
-    postgres.ensure_schema()
-    with postgres.pool().connection() as conn:
-        row = conn.execute("SELECT tenant_id FROM tenant_keys WHERE key_hash = %s",
-                           (_hash(api_key),)).fetchone()
+    with postgres.connection() as conn:
+        row = conn.execute("SELECT tenant_id FROM tenant_keys WHERE key_hash = %s", (_hash(api_key),)).fetchone()
     if row is None:
         raise Unauthorized("unknown API key", field="Authorization")
     return row[0]

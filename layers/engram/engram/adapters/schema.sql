@@ -1,0 +1,113 @@
+-- Engram's relational schema on PostgreSQL + TimescaleDB. Idempotent: applied at start-up
+-- under an advisory lock, so concurrent cold starts do not race on CREATE.
+CREATE EXTENSION IF NOT EXISTS timescaledb;
+CREATE EXTENSION IF NOT EXISTS vector;
+
+CREATE TABLE IF NOT EXISTS tenant_keys (
+    key_hash   text PRIMARY KEY,
+    tenant_id  text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS users (
+    tenant            text NOT NULL,
+    user_id           text NOT NULL,
+    long_term_consent boolean NOT NULL DEFAULT false,
+    consent_version   integer NOT NULL DEFAULT 0,
+    consent_at        timestamptz,
+    age               integer,
+    child_mode        boolean NOT NULL DEFAULT false,
+    erasing           boolean NOT NULL DEFAULT false,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant, user_id)
+);
+
+CREATE TABLE IF NOT EXISTS consent_events (
+    id        bigserial PRIMARY KEY,
+    tenant    text NOT NULL,
+    user_id   text NOT NULL,
+    long_term boolean NOT NULL,
+    age       integer,
+    version   integer NOT NULL,
+    at        timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS devices (
+    tenant    text NOT NULL,
+    user_id   text NOT NULL,
+    device_id text NOT NULL,
+    kind      text NOT NULL,
+    linked_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant, user_id, device_id)
+);
+
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+    tenant         text NOT NULL,
+    key            text NOT NULL,
+    request_sha256 text NOT NULL,
+    status         integer,
+    response       jsonb,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant, key)
+);
+
+-- Every accepted turn, durably, before anything else is derived from it.
+CREATE TABLE IF NOT EXISTS turn_log (
+    tenant         text NOT NULL,
+    user_id        text NOT NULL,
+    session_id     text NOT NULL,
+    device_id      text NOT NULL,
+    message_id     text NOT NULL,
+    role           text NOT NULL,
+    content        text,
+    content_sha256 text NOT NULL,
+    truncated      boolean NOT NULL DEFAULT false,
+    client_ts      timestamptz NOT NULL,
+    received_at    timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (tenant, user_id, message_id, client_ts)
+);
+SELECT create_hypertable('turn_log', 'client_ts', chunk_time_interval => INTERVAL '1 day', if_not_exists => TRUE);
+CREATE INDEX IF NOT EXISTS turn_log_user ON turn_log (tenant, user_id, client_ts DESC);
+CREATE INDEX IF NOT EXISTS turn_log_received ON turn_log (received_at);
+
+CREATE TABLE IF NOT EXISTS task_events (
+    tenant      text NOT NULL,
+    user_id     text NOT NULL,
+    task_id     text NOT NULL,
+    status      text NOT NULL,
+    metadata    jsonb NOT NULL DEFAULT '{}',
+    duration_ms bigint,
+    ts          timestamptz NOT NULL,
+    recorded_at timestamptz NOT NULL DEFAULT now()
+);
+SELECT create_hypertable('task_events', 'ts', chunk_time_interval => INTERVAL '1 day', if_not_exists => TRUE);
+CREATE INDEX IF NOT EXISTS task_events_user_ts ON task_events (tenant, user_id, ts DESC);
+CREATE INDEX IF NOT EXISTS task_events_task_ts ON task_events (tenant, user_id, task_id, ts DESC);
+
+-- Append-only: rows are never updated; they are deleted only by an erasure, which says so.
+CREATE TABLE IF NOT EXISTS audit_log (
+    id         bigserial PRIMARY KEY,
+    at         timestamptz NOT NULL DEFAULT now(),
+    tenant     text NOT NULL,
+    user_id    text NOT NULL,
+    actor      text NOT NULL,
+    action     text NOT NULL,
+    store      text NOT NULL,
+    item_id    text,
+    source     text,
+    confidence double precision,
+    before     jsonb,
+    after      jsonb
+);
+CREATE INDEX IF NOT EXISTS audit_log_user ON audit_log (tenant, user_id, at);
+
+CREATE OR REPLACE FUNCTION audit_log_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF TG_OP = 'DELETE' AND current_setting('engram.erasure', true) = 'on' THEN
+        RETURN OLD;
+    END IF;
+    RAISE EXCEPTION 'audit_log is append-only (% refused)', TG_OP;
+END $$;
+DROP TRIGGER IF EXISTS audit_log_append_only ON audit_log;
+CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
+    FOR EACH ROW EXECUTE FUNCTION audit_log_guard();

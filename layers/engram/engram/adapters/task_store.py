@@ -1,0 +1,67 @@
+"""TaskStore: task status changes in the ``task_events`` hypertable."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from ..domain.model import Scope
+from ..domain.tasks import OPEN, TaskStatus, check_transition
+from . import postgres
+
+_LATEST = """
+    SELECT * FROM (
+        SELECT DISTINCT ON (task_id) task_id, status, metadata, ts, duration_ms
+        FROM task_events WHERE tenant = %(tenant)s AND user_id = %(user)s
+        ORDER BY task_id, ts DESC
+    ) latest WHERE status = ANY(%(statuses)s) ORDER BY ts DESC LIMIT %(limit)s
+"""
+
+
+def _row(row: dict) -> dict:
+    return {"task_id": row["task_id"], "status": row["status"], "metadata": row["metadata"],
+            "ts": row["ts"], "duration_ms": row["duration_ms"]}
+
+
+class TaskStore:
+    def record(self, scope: Scope, task_id: str, status: TaskStatus, metadata: dict, ts: datetime) -> dict:
+        """Append a status change if the lifecycle allows it; 409 otherwise.
+
+        A transaction-scoped advisory lock per task serialises concurrent changes of one task,
+        so two devices cannot both move it out of the same state.
+        """
+        with postgres.connection() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                        (f"{scope.key}:{task_id}",))
+            cur.execute("SELECT status, ts FROM task_events WHERE tenant = %s AND user_id = %s AND task_id = %s "
+                        "ORDER BY ts DESC LIMIT 1", (scope.tenant, scope.user_id, task_id))
+            last = cur.fetchone()
+            current = TaskStatus(last["status"]) if last else None
+            check_transition(current, status)
+            duration_ms = max(0, int((ts - last["ts"]).total_seconds() * 1000)) if last else None
+            cur.execute(
+                "INSERT INTO task_events (tenant, user_id, task_id, status, metadata, duration_ms, ts) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING task_id, status, metadata, ts, duration_ms",
+                (scope.tenant, scope.user_id, task_id, status.value, Jsonb(metadata), duration_ms, ts),
+            )
+            return _row(cur.fetchone())
+
+    def latest(self, scope: Scope, *, open_only: bool = False, limit: int = 10) -> list[dict]:
+        statuses = [s.value for s in OPEN] if open_only else [s.value for s in TaskStatus]
+        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(_LATEST, {"tenant": scope.tenant, "user": scope.user_id, "statuses": statuses,
+                                "limit": limit})
+            return [_row(r) for r in cur.fetchall()]
+
+    def history(self, scope: Scope) -> list[dict]:
+        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("SELECT task_id, status, metadata, ts, duration_ms FROM task_events "
+                        "WHERE tenant = %s AND user_id = %s ORDER BY ts", (scope.tenant, scope.user_id))
+            return [_row(r) for r in cur.fetchall()]
+
+    def delete_user(self, scope: Scope) -> int:
+        with postgres.connection() as conn:
+            return conn.execute("DELETE FROM task_events WHERE tenant = %s AND user_id = %s",
+                                (scope.tenant, scope.user_id)).rowcount

@@ -1,0 +1,44 @@
+"""TurnLog: every accepted turn, written first, so nothing accepted is ever lost."""
+
+from __future__ import annotations
+
+from psycopg.rows import dict_row
+
+from ..domain.model import Scope, Turn
+from . import postgres
+
+
+class TurnLog:
+    def append(self, scope: Scope, session_id: str, device_id: str, turns: list[Turn], *,
+               keep_content: bool = True) -> set[str]:
+        """Insert turns; returns the ids that were new (a retried message is not written twice)."""
+        if not turns:
+            return set()
+        rows = [(scope.tenant, scope.user_id, session_id, device_id, t.message_id, t.role.value,
+                 t.content if keep_content else None, t.raw_sha256, t.truncated, t.client_ts) for t in turns]
+        with postgres.connection() as conn, conn.transaction(), conn.cursor() as cur:
+            new: set[str] = set()
+            for row in rows:
+                cur.execute(
+                    "INSERT INTO turn_log (tenant, user_id, session_id, device_id, message_id, role, content, "
+                    "content_sha256, truncated, client_ts) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING RETURNING message_id", row)
+                if cur.fetchone():
+                    new.add(row[4])
+            return new
+
+    def turns(self, scope: Scope, message_ids: list[str] | None = None) -> list[dict]:
+        query = ("SELECT session_id, device_id, message_id, role, content, truncated, client_ts, received_at "
+                 "FROM turn_log WHERE tenant = %s AND user_id = %s")
+        params: list = [scope.tenant, scope.user_id]
+        if message_ids is not None:
+            query += " AND message_id = ANY(%s)"
+            params.append(message_ids)
+        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(query + " ORDER BY client_ts, message_id", params)
+            return cur.fetchall()
+
+    def delete_user(self, scope: Scope) -> int:
+        with postgres.connection() as conn:
+            return conn.execute("DELETE FROM turn_log WHERE tenant = %s AND user_id = %s",
+                                (scope.tenant, scope.user_id)).rowcount
