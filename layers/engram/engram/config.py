@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     session_versions_kept: int = Field(20, gt=0)
     episodes_per_user: int = Field(200, gt=0)
     episode_index: str = "engram-episodes"
+    # Optional LLM extractor (OpenAI-compatible /chat/completions); unset: rules only.
+    llm_url: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_api_key: str | None = None
 
 
 @lru_cache(maxsize=1)

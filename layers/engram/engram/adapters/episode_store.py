@@ -1,0 +1,204 @@
+"""EpisodeStore: typed episodic events in one OpenSearch index with k-NN (HNSW) and BM25.
+
+Every request is routed by ``tenant:user`` (all of a user's events live on one shard) and
+filtered on tenant and user, so no query can reach another user's events.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cache
+
+from opensearchpy import NotFoundError, OpenSearch, helpers
+from opensearchpy.exceptions import ConnectionError as OSConnectionError
+from opensearchpy.exceptions import ConnectionTimeout, TransportError
+
+from ..config import get_settings
+from ..domain.model import Scope
+from ..errors import StoreUnavailable
+from .opensearch_index import opensearch_client
+
+_TEXT = {"type": "text", "analyzer": "english", "fields": {"cjk": {"type": "text", "analyzer": "cjk"}}}
+
+
+def index_body(dimension: int) -> dict:
+    return {
+        "settings": {"index": {"knn": True, "number_of_shards": 1, "number_of_replicas": 0,
+                               "refresh_interval": "1s"}},
+        "mappings": {
+            "dynamic": "strict",
+            "properties": {
+                "tenant": {"type": "keyword"}, "user_id": {"type": "keyword"},
+                "event_id": {"type": "keyword"}, "type": {"type": "keyword"},
+                "summary": _TEXT, "text": _TEXT, "keywords": {"type": "keyword"},
+                "raw_sha256": {"type": "keyword"}, "message_ids": {"type": "keyword"},
+                "session_id": {"type": "keyword"}, "device_id": {"type": "keyword"},
+                "ts": {"type": "date"}, "occurred_at": {"type": "date"},
+                "confidence": {"type": "float"}, "trust_source": {"type": "keyword"},
+                "weight": {"type": "float"}, "tags": {"type": "keyword"},
+                "sensitive": {"type": "boolean"}, "sealed": {"type": "keyword", "index": False},
+                "evicted": {"type": "boolean"}, "archived": {"type": "boolean"},
+                "merged_count": {"type": "integer"}, "updated_at": {"type": "date"},
+                "vector": {"type": "knn_vector", "dimension": dimension,
+                           "method": {"name": "hnsw", "engine": "lucene", "space_type": "cosinesimil",
+                                      "parameters": {"m": 16, "ef_construction": 128}}},
+            },
+        },
+    }
+
+
+@cache
+def _ensure_index(client: OpenSearch, index: str, dimension: int) -> None:
+    if not client.indices.exists(index=index):
+        try:
+            client.indices.create(index=index, body=index_body(dimension))
+        except TransportError as exc:  # a concurrent cold start created it first
+            if "resource_already_exists_exception" not in str(exc):
+                raise
+
+
+def _unavailable(exc: Exception) -> StoreUnavailable:
+    return StoreUnavailable(f"episode store: {exc}")
+
+
+class EpisodeStore:
+    def __init__(self, client: OpenSearch | None = None, index: str | None = None, dimension: int = 384) -> None:
+        self._client = client
+        self.index = index or get_settings().episode_index
+        self.dimension = dimension
+
+    @property
+    def client(self) -> OpenSearch:
+        return self._client or opensearch_client()
+
+    def ensure_index(self) -> None:
+        try:
+            _ensure_index(self.client, self.index, self.dimension)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    @staticmethod
+    def scope_filter(scope: Scope, *, live_only: bool = True) -> list[dict]:
+        clauses = [{"term": {"tenant": scope.tenant}}, {"term": {"user_id": scope.user_id}}]
+        if live_only:
+            clauses += [{"bool": {"must_not": [{"term": {"evicted": True}}, {"term": {"archived": True}}]}}]
+        return clauses
+
+    def put(self, scope: Scope, docs: list[dict], *, refresh: bool = True) -> None:
+        """Index events under their own ids: a retried ingest overwrites, never duplicates."""
+        if not docs:
+            return
+        self.ensure_index()
+        actions = [{"_op_type": "index", "_index": self.index, "_id": d["event_id"], "_routing": scope.key,
+                    "_source": {**d, "tenant": scope.tenant, "user_id": scope.user_id}} for d in docs]
+        try:
+            helpers.bulk(self.client, actions, refresh="wait_for" if refresh else False)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
+        try:
+            self.client.update(index=self.index, id=event_id, routing=scope.key, body={"doc": fields},
+                               refresh="wait_for" if refresh else "false")
+        except NotFoundError:
+            return
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def get(self, scope: Scope, event_id: str) -> dict | None:
+        self.ensure_index()
+        try:
+            doc = self.client.get(index=self.index, id=event_id, routing=scope.key)["_source"]
+        except NotFoundError:
+            return None
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        return doc if doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id else None
+
+    def search(self, scope: Scope, query: dict, size: int, *, live_only: bool = True,
+               exclude_vector: bool = True, timeout_s: float | None = None) -> list[dict]:
+        """Run ``query`` inside the user's scope; returns hits as ``{**source, "_score"}``."""
+        self.ensure_index()
+        body = {"size": size, "query": {"bool": {"filter": self.scope_filter(scope, live_only=live_only),
+                                                 "must": [query]}}}
+        if exclude_vector:
+            body["_source"] = {"excludes": ["vector"]}
+        try:
+            result = self.client.search(index=self.index, body=body, routing=scope.key,
+                                        request_timeout=timeout_s or 10)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        return [{**h["_source"], "_score": h["_score"]} for h in result["hits"]["hits"]]
+
+    def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None) -> dict:
+        # Efficient filtered k-NN: the scope filter is applied inside the HNSW search.
+        knn_filter = {"bool": {"filter": self.scope_filter(scope) + (extra_filters or [])}}
+        return {"size": k, "_source": {"excludes": ["vector"]},
+                "query": {"knn": {"vector": {"vector": vector, "k": k, "filter": knn_filter}}}}
+
+    def knn(self, scope: Scope, vector: list[float], k: int, *, extra_filters: list[dict] | None = None,
+            timeout_s: float | None = None) -> list[dict]:
+        return self.knn_many(scope, [(vector, extra_filters)], k, timeout_s=timeout_s)[0]
+
+    def knn_many(self, scope: Scope, queries: list[tuple[list[float], list[dict] | None]], k: int, *,
+                 timeout_s: float | None = None) -> list[list[dict]]:
+        """Several k-NN searches in one round trip (``_msearch``)."""
+        if not queries:
+            return []
+        self.ensure_index()
+        lines: list[dict] = []
+        for vector, extra in queries:
+            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, k, extra)]
+        try:
+            result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        out = []
+        for response in result["responses"]:
+            if "error" in response:
+                raise StoreUnavailable(f"episode store: {response['error']}")
+            out.append([{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]])
+        return out
+
+    def count(self, scope: Scope, *, live_only: bool = True) -> int:
+        self.ensure_index()
+        body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=live_only)}}}
+        try:
+            return self.client.count(index=self.index, body=body, routing=scope.key)["count"]
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def evict_over_cap(self, scope: Scope, cap: int) -> list[str]:
+        """Keep the user's ``cap`` strongest live events; the rest are marked evicted (they leave
+        retrieval and wait for the archive job, which deletes them once archived)."""
+        live = self.count(scope)
+        if live <= cap:
+            return []
+        body = {"size": live - cap, "_source": ["event_id"],
+                "query": {"bool": {"filter": self.scope_filter(scope)}},
+                "sort": [{"weight": "asc"}, {"confidence": "asc"}, {"ts": "asc"}]}
+        hits = self.client.search(index=self.index, body=body, routing=scope.key)["hits"]["hits"]
+        ids = [h["_id"] for h in hits]
+        now = datetime.now(UTC).isoformat()
+        actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": scope.key,
+                    "doc": {"evicted": True, "updated_at": now}} for i in ids]
+        helpers.bulk(self.client, actions, refresh="wait_for")
+        return ids
+
+    def all_for_user(self, scope: Scope) -> list[dict]:
+        """Every event of the user, evicted and archived included (export, erasure checks)."""
+        self.ensure_index()
+        query = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=False)}},
+                 "_source": {"excludes": ["vector"]}, "sort": [{"ts": "asc"}]}
+        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
+                                                   preserve_order=True)]
+
+    def delete_user(self, scope: Scope) -> int:
+        self.ensure_index()
+        body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=False)}}}
+        try:
+            result = self.client.delete_by_query(index=self.index, body=body, routing=scope.key, refresh=True,
+                                                 conflicts="proceed")
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        return result.get("deleted", 0)

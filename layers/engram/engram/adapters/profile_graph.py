@@ -1,0 +1,222 @@
+"""ProfileGraph: the long-term profile as a bi-temporal graph in Neo4j.
+
+Nodes: ``(:User {uid})`` per tenant and user; objects keyed per tenant (Preference, Concept,
+Product, Behavior: shared by the tenant's users) or per user (Person: somebody's son is nobody
+else's). Edges carry a predicate from the closed vocabulary as their type, so relationship
+types in the Cypher below come from ``Predicate`` only, never from input.
+A contradicting newer fact closes the older edge (``valid_to``) instead of deleting it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache
+
+import neo4j
+from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
+from ..domain.trust import TRUST_WEIGHTS, counter_evidence, reinforce
+from ..errors import NotFound, StoreUnavailable
+from .neo4j_graph import driver
+
+_REL_TYPES = "|".join(p.value.upper() for p in Predicate)
+_ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS label, r.confidence AS confidence, "
+         "r.source AS source, r.created_at AS created_at, r.updated_at AS updated_at, r.valid_from AS valid_from, "
+         "r.valid_to AS valid_to, r.message_ids AS message_ids, r.tags AS tags, r.weight AS weight, "
+         "r.counter_evidence AS counter_evidence, r.sensitive AS sensitive, r.sealed AS sealed")
+
+
+@dataclass(frozen=True)
+class Fact:
+    predicate: Predicate
+    object: str
+    confidence: float
+    source: TrustSource
+    message_ids: tuple[str, ...] = ()
+    valid_from: datetime | None = None
+    tags: tuple[str, ...] = ()
+    weight: float = 1.0
+    sealed: str | None = None   # ciphertext of a sensitive object name (privacy layer)
+    extra: dict = field(default_factory=dict)
+
+
+def _uid(scope: Scope) -> str:
+    return f"{scope.tenant}|{scope.user_id}"
+
+
+def _object_key(scope: Scope, label: NodeLabel, name: str) -> str:
+    norm = " ".join(name.lower().split())
+    if label is NodeLabel.PERSON:
+        return f"{scope.tenant}|{scope.user_id}|person|{norm}"
+    return f"{scope.tenant}|{label.value.lower()}|{norm}"
+
+
+def _item(record) -> dict:
+    data = dict(record)
+    data["predicate"] = data.pop("rel").lower()
+    for key in ("created_at", "updated_at", "valid_from", "valid_to"):
+        if data.get(key) is not None:
+            data[key] = data[key].to_native()
+    data["message_ids"] = list(data.get("message_ids") or [])
+    data["tags"] = list(data.get("tags") or [])
+    return data
+
+
+@cache
+def _ensure_constraints(drv: neo4j.Driver) -> None:
+    with drv.session() as session:
+        session.run("CREATE CONSTRAINT user_uid IF NOT EXISTS FOR (u:User) REQUIRE u.uid IS UNIQUE").consume()
+        for label in NodeLabel:
+            if label is not NodeLabel.USER:
+                session.run(f"CREATE CONSTRAINT {label.value.lower()}_key IF NOT EXISTS "
+                            f"FOR (n:{label.value}) REQUIRE n.key IS UNIQUE").consume()
+        for predicate in Predicate:
+            rel = predicate.value.upper()
+            session.run(f"CREATE INDEX {predicate.value}_id IF NOT EXISTS FOR ()-[r:{rel}]-() ON (r.id)").consume()
+
+
+class ProfileGraph:
+    def __init__(self, drv: neo4j.Driver | None = None) -> None:
+        self._driver = drv
+
+    @property
+    def driver(self) -> neo4j.Driver:
+        return self._driver or driver()
+
+    def _write(self, work, *args):
+        try:
+            _ensure_constraints(self.driver)
+            with self.driver.session() as session:
+                return session.execute_write(work, *args)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise StoreUnavailable(f"profile graph: {exc}") from exc
+
+    def _read(self, query: str, **params) -> list:
+        try:
+            _ensure_constraints(self.driver)
+            records, _, _ = self.driver.execute_query(query, params, routing_=neo4j.RoutingControl.READ)
+            return records
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise StoreUnavailable(f"profile graph: {exc}") from exc
+
+    def upsert_fact(self, scope: Scope, fact: Fact) -> tuple[str, dict | None, dict]:
+        """Record a fact. Returns (action, item before, item after), action one of
+        ``created``, ``reinforced``, ``contested``."""
+        return self._write(self._upsert, scope, fact)
+
+    @staticmethod
+    def _upsert(tx, scope: Scope, fact: Fact):
+        spec = PREDICATES[fact.predicate]
+        rel, label = fact.predicate.value.upper(), spec.target.value
+        now = datetime.now(UTC)
+        params = {"uid": _uid(scope), "tenant": scope.tenant, "user": scope.user_id,
+                  "key": _object_key(scope, spec.target, fact.object), "name": fact.object, "now": now,
+                  "valid_from": fact.valid_from or now, "mids": list(fact.message_ids)}
+        tx.run(f"MERGE (u:User {{uid: $uid}}) ON CREATE SET u.tenant = $tenant, u.user_id = $user, "
+               f"u.created_at = $now MERGE (o:{label} {{key: $key}}) ON CREATE SET o.name = $name, "
+               f"o.tenant = $tenant, o.created_at = $now", params).consume()
+        current = tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
+                         f"WHERE r.valid_to IS NULL {_ITEM}", params).single()
+        if current is not None:
+            before = _item(current)
+            stronger = TRUST_WEIGHTS[fact.source] >= TRUST_WEIGHTS[TrustSource(before["source"])]
+            record = tx.run(
+                f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.id = $id "
+                f"SET r.confidence = $confidence, r.updated_at = $now, r.source = $source, "
+                f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
+                {**params, "id": before["id"], "confidence": reinforce(before["confidence"], fact.confidence),
+                 "source": fact.source.value if stronger else before["source"]}).single()
+            return "reinforced", before, _item(record)
+        # Contradicted edges: the same functional predicate to another object, or the opposite
+        # predicate (likes vs dislikes) to this object.
+        contradicted = []
+        if spec.functional:
+            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.valid_to IS NULL "
+                                   f"AND o.key <> $key {_ITEM}", params).values("id", "source", "confidence")
+        if spec.opposite is not None:
+            opp = spec.opposite.value.upper()
+            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{opp}]->(o {{key: $key}}) "
+                                   f"WHERE r.valid_to IS NULL {_ITEM}", params).values("id", "source", "confidence")
+        new_id = f"e-{uuid.uuid4().hex[:20]}"
+        new_strength = TRUST_WEIGHTS[fact.source] * fact.confidence
+        # Resolved by trust: a newer claim from a weaker source does not overturn a stronger one;
+        # it is kept, closed at birth and tagged, so both sides stay visible.
+        outweighed = [c for c in contradicted if TRUST_WEIGHTS[TrustSource(c[1])] * c[2] > new_strength
+                      and TRUST_WEIGHTS[TrustSource(c[1])] > TRUST_WEIGHTS[fact.source]]
+        tags = list(fact.tags) + (["contested"] if outweighed else [])
+        if not outweighed and contradicted:
+            tx.run("MATCH ()-[r]->() WHERE r.id IN $ids SET r.valid_to = $valid_from, r.closed_by = $new_id, "
+                   "r.updated_at = $now", {**params, "ids": [c[0] for c in contradicted], "new_id": new_id}).consume()
+        record = tx.run(
+            f"MATCH (u:User {{uid: $uid}}), (o:{label} {{key: $key}}) "
+            f"CREATE (u)-[r:{rel} {{id: $id, confidence: $confidence, source: $source, created_at: $now, "
+            f"updated_at: $now, valid_from: $valid_from, valid_to: $valid_to, message_ids: $mids, tags: $tags, "
+            f"weight: $weight, sensitive: $sensitive, sealed: $sealed, counter_evidence: []}}]->(o) {_ITEM}",
+            {**params, "id": new_id, "confidence": fact.confidence, "source": fact.source.value,
+             "valid_to": params["valid_from"] if outweighed else None, "tags": tags, "weight": fact.weight,
+             "sensitive": spec.sensitive, "sealed": fact.sealed}).single()
+        return ("contested" if outweighed else "created"), None, _item(record)
+
+    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None) -> list[dict]:
+        where = "" if include_history else "WHERE r.valid_to IS NULL"
+        query = (f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->(o) {where} {_ITEM} "
+                 f"ORDER BY r.confidence * coalesce(r.weight, 1.0) DESC, r.updated_at DESC")
+        if limit:
+            query += " LIMIT $limit"
+        return [_item(r) for r in self._read(query, uid=_uid(scope), limit=limit)]
+
+    def item(self, scope: Scope, item_id: str) -> dict:
+        records = self._read(f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->(o) WHERE r.id = $id {_ITEM}",
+                             uid=_uid(scope), id=item_id)
+        if not records:
+            raise NotFound(f"profile item {item_id} not found", field="item_id")
+        return _item(records[0])
+
+    def update_item(self, scope: Scope, item_id: str, changes: dict) -> tuple[dict, dict]:
+        """Apply a correction (confidence, weight, tags, valid_to) and return (before, after)."""
+        before = self.item(scope, item_id)
+
+        def work(tx):
+            record = tx.run(f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->(o) WHERE r.id = $id "
+                            f"SET r += $changes, r.updated_at = $now {_ITEM}",
+                            {"uid": _uid(scope), "id": item_id, "changes": changes,
+                             "now": datetime.now(UTC)}).single()
+            return _item(record)
+
+        return before, self._write(work)
+
+    def apply_counter_evidence(self, scope: Scope, item_id: str, source: str) -> tuple[dict, dict]:
+        """The user just did what the edge says they can't: halve it and say who showed it."""
+        before = self.item(scope, item_id)
+        return self.update_item(scope, item_id, {"confidence": counter_evidence(before["confidence"]),
+                                                 "counter_evidence": [*(before["counter_evidence"] or []), source]})
+
+    def delete_item(self, scope: Scope, item_id: str) -> dict:
+        before = self.item(scope, item_id)
+        self._write(lambda tx: tx.run(f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->() WHERE r.id = $id DELETE r",
+                                      {"uid": _uid(scope), "id": item_id}).consume())
+        return before
+
+    def delete_user(self, scope: Scope) -> int:
+        """The user's node, their edges and their private Person nodes; shared nodes stay unless
+        nothing else points at them any more."""
+        def work(tx):
+            params = {"uid": _uid(scope), "prefix": f"{scope.tenant}|{scope.user_id}|"}
+            targets = tx.run("MATCH (u:User {uid: $uid})-->(o) RETURN collect(DISTINCT elementId(o)) AS ids",
+                             params).single()["ids"]
+            deleted = tx.run("MATCH (u:User {uid: $uid}) DETACH DELETE u RETURN count(u) AS n", params).single()["n"]
+            deleted += tx.run("MATCH (p:Person) WHERE p.key STARTS WITH $prefix DETACH DELETE p RETURN count(p) AS n",
+                              params).single()["n"]
+            deleted += tx.run("MATCH (o) WHERE elementId(o) IN $ids AND NOT (o)--() DELETE o RETURN count(o) AS n",
+                              {"ids": targets}).single()["n"]
+            return deleted
+        return self._write(work)
+
+    def count_user(self, scope: Scope) -> int:
+        records = self._read("OPTIONAL MATCH (u:User {uid: $uid}) OPTIONAL MATCH (p:Person) "
+                             "WHERE p.key STARTS WITH $prefix RETURN count(DISTINCT u) + count(DISTINCT p) AS n",
+                             uid=_uid(scope), prefix=f"{scope.tenant}|{scope.user_id}|")
+        return records[0]["n"]

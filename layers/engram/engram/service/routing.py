@@ -1,0 +1,151 @@
+"""Step 4 of ingestion: route what was learned to the store that owns it.
+
+Order is the safety argument: the turn log (durable) first, so an accepted turn survives any
+later failure; every later write is idempotent, so the client's retry finishes the job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+
+from ..adapters import embedder
+from ..adapters.audit_log import AuditEntry
+from ..adapters.profile_graph import Fact
+from ..adapters.session_store import SessionRef
+from ..config import get_settings
+from ..domain.model import EventType, Scope
+from ..domain.tasks import TaskStatus
+from ..domain.trust import reinforce
+from ..errors import Conflict
+from .ingestion import ExtractedBatch, ExtractedTurn, clean, cleanse, extract
+from .stores import Stores
+
+# Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
+MERGE_SCORE = 0.975
+
+
+def _digest(*parts: str, size: int = 24) -> str:
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:size]
+
+
+def event_id(scope: Scope, message_id: str) -> str:
+    return f"ev-{_digest(scope.tenant, scope.user_id, message_id)}"
+
+
+def task_id_for(scope: Scope, message_id: str) -> str:
+    return f"t-{_digest(scope.tenant, scope.user_id, message_id, size=16)}"
+
+
+def _iso(ts: datetime) -> str:
+    return ts.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool) -> dict:
+    event, turn = item.event, item.turn
+    return {
+        "event_id": event_id(batch.scope, turn.message_id), "type": event.type.value,
+        # Child mode: the event's type and time only, never what the child said.
+        "summary": "" if child else event.summary, "text": "" if child else turn.content,
+        "keywords": [] if child else list(event.keywords), "raw_sha256": turn.raw_sha256,
+        "message_ids": [turn.message_id], "session_id": batch.session_id, "device_id": batch.device_id,
+        "ts": _iso(turn.client_ts), "occurred_at": _iso(event.occurred_at or turn.client_ts),
+        "confidence": event.confidence, "trust_source": event.source.value, "weight": event.weight,
+        "tags": list(event.tags), "sensitive": event.sensitive and not child, "evicted": False, "archived": False,
+        "merged_count": 1, "updated_at": _iso(datetime.now(UTC)),
+    }
+
+
+def _merge_similar(stores: Stores, scope: Scope, docs: list[dict]) -> tuple[list[dict], dict, list[AuditEntry]]:
+    """Fold near-duplicates into the event they repeat (raising its confidence); returns the docs
+    still to index, where each merged doc went, and the audit entries of the merges."""
+    with_vectors = [d for d in docs if "vector" in d]
+    hits = stores.episodes.knn_many(scope, [(d["vector"], [{"term": {"type": d["type"]}}]) for d in with_vectors], 1)
+    merged_into, audit = {}, []
+    for doc, found in zip(with_vectors, hits, strict=True):
+        if not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] == doc["event_id"]:
+            continue
+        target = found[0]
+        merged_into[doc["event_id"]] = target["event_id"]
+        if set(doc["message_ids"]) <= set(target["message_ids"]):
+            continue  # a retry of a merge that already happened
+        after = {"confidence": reinforce(target["confidence"], doc["confidence"]),
+                 "message_ids": sorted(set(target["message_ids"]) | set(doc["message_ids"])),
+                 "merged_count": target.get("merged_count", 1) + 1, "updated_at": doc["updated_at"],
+                 "ts": max(target["ts"], doc["ts"])}
+        stores.episodes.update(scope, target["event_id"], after)
+        audit.append(AuditEntry("ingest", "merge", "episodes", target["event_id"], doc["trust_source"],
+                                after["confidence"], {"confidence": target["confidence"]}, after))
+    return [d for d in docs if d["event_id"] not in merged_into], merged_into, audit
+
+
+def route(batch: ExtractedBatch, stores: Stores) -> dict:
+    scope = batch.scope
+    state = stores.users.state(scope)
+    if state.erasing:
+        raise Conflict("this user is being erased; writes are refused", field="user_id")
+    if not state.known:
+        stores.users.ensure(scope)
+    child = state.child_mode
+    turns = [item.turn for item in batch.items]
+    stores.turns.append(scope, batch.session_id, batch.device_id, turns, keep_content=not child)
+    stores.sessions.append_turns(SessionRef(scope, batch.device_id, batch.session_id), turns)
+
+    extracted, audit = [], []
+    items = [item for item in batch.items if item.event is not None]
+    docs = [_event_doc(batch, item, child) for item in items]
+    if not child:
+        for doc, vector in zip(docs, embedder.embed([d["text"] for d in docs]), strict=True):
+            doc["vector"] = vector
+    to_index, merged_into, merge_audit = _merge_similar(stores, scope, docs)
+    stores.episodes.put(scope, to_index)
+    audit += merge_audit
+    for doc in docs:
+        memory_id = merged_into.get(doc["event_id"], doc["event_id"])
+        extracted.append({"memory_id": memory_id, "kind": "episode", "type": doc["type"],
+                          "summary": doc["summary"], "confidence": doc["confidence"], "tags": doc["tags"]})
+    for doc in to_index:
+        audit.append(AuditEntry("ingest", "create", "episodes", doc["event_id"], doc["trust_source"],
+                                doc["confidence"], None, {"type": doc["type"], "message_ids": doc["message_ids"]}))
+    for evicted in stores.episodes.evict_over_cap(scope, get_settings().episodes_per_user):
+        audit.append(AuditEntry("system", "evict", "episodes", evicted, "system", None, None, {"evicted": True}))
+
+    for item in items:
+        if item.event.type is EventType.TASK:
+            task_id = task_id_for(scope, item.turn.message_id)
+            try:
+                stores.tasks.record(scope, task_id, TaskStatus.CREATED,
+                                    {"title": "" if child else item.event.summary,
+                                     "message_ids": [item.turn.message_id]}, item.turn.client_ts)
+                audit.append(AuditEntry("ingest", "create", "tasks", task_id, "rule", None, None,
+                                        {"status": TaskStatus.CREATED.value}))
+            except Conflict:
+                pass  # the task exists: this is a retry
+            extracted.append({"memory_id": task_id, "kind": "task", "type": "task",
+                              "summary": "" if child else item.event.summary, "confidence": item.event.confidence,
+                              "tags": list(item.event.tags)})
+
+    if state.long_term_consent and not child:
+        for item in items:
+            for fact in (f for f in item.facts if f.is_fact):
+                action, before, after = stores.graph.upsert_fact(scope, Fact(
+                    predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
+                    message_ids=(fact.message_id,), valid_from=fact.occurred_at, tags=fact.tags,
+                    weight=fact.weight))
+                audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
+                                        after["confidence"], before and _audit_view(before), _audit_view(after)))
+                extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,
+                                  "summary": fact.summary, "confidence": after["confidence"],
+                                  "tags": after["tags"]})
+    stores.audit.append(scope, audit)
+    return {"accepted": len(turns), "message_ids": [t.message_id for t in turns], "extracted": extracted}
+
+
+def _audit_view(item: dict) -> dict:
+    return {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in item.items()
+            if k in ("predicate", "object", "confidence", "source", "valid_from", "valid_to", "message_ids")}
+
+
+def ingest(scope: Scope, body: dict, stores: Stores) -> dict:
+    """The four steps chained in-process (the API's path)."""
+    return route(cleanse(extract(clean(scope, body))), stores)
