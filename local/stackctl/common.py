@@ -120,6 +120,11 @@ class Process:
             return None
         except PermissionError:
             return pid
+        try:  # a zombie waiting for PID 1 to reap it has exited already
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return None
+        except (OSError, IndexError):
+            return None
         return pid
 
     def alive(self) -> bool:
