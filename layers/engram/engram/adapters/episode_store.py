@@ -194,8 +194,11 @@ class EpisodeStore:
                                                    preserve_order=True)]
 
     def delete_user(self, scope: Scope) -> int:
+        return self.delete_matching(scope, [])
+
+    def delete_matching(self, scope: Scope, filters: list[dict]) -> int:
         self.ensure_index()
-        body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=False)}}}
+        body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=False) + filters}}}
         try:
             result = self.client.delete_by_query(index=self.index, body=body, routing=scope.key, refresh=True,
                                                  conflicts="proceed")

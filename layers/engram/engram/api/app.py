@@ -1,19 +1,32 @@
-"""The HTTP API: FastAPI routes that validate, resolve the tenant, and call the service layer."""
+"""The FastAPI application: error mapping and routes. No business logic lives here."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..errors import EngramError
 from ..service.health import check_stores
+from .routes import router
 
 
 def _field_of(error: dict) -> str:
-    loc = [str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "header")]
-    return ".".join(loc) or "body"
+    field = ""
+    for part in error.get("loc", ()):
+        if part in ("body", "query", "path", "header") and not field:
+            continue
+        field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
+    return field or "body"
+
+
+def _error(status: int, code: str, message: str, field: str | None = None) -> JSONResponse:
+    body = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return JSONResponse({"error": body}, status_code=status)
 
 
 def create_app() -> FastAPI:
@@ -27,12 +40,20 @@ def create_app() -> FastAPI:
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         field = _field_of(first)
-        body = {"error": {"code": "invalid_request", "message": f"{field}: {first.get('msg', 'invalid')}",
-                          "field": field}}
-        return JSONResponse(body, status_code=400)
+        return _error(400, "invalid_request", f"{field}: {first.get('msg', 'invalid')}", field)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        return _error(500, "internal_error", f"unexpected {type(exc).__name__}; the request can be retried")
 
     @app.get("/v1/health")
     def health() -> dict:
         return check_stores()
 
+    app.include_router(router)
     return app

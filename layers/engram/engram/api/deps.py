@@ -1,0 +1,73 @@
+"""Request-scoped dependencies: the tenant behind the API key, the user scope, idempotency."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+
+from fastapi import Header, Request
+from fastapi.responses import JSONResponse
+
+from ..adapters.session_store import SessionRef
+from ..domain.cleaning import validate_id
+from ..domain.model import Scope
+from ..errors import EngramError, Unauthorized, ValidationFailed
+from ..service.stores import Stores, default_stores
+from ..service.tenants import tenant_for_key
+
+_KEY_CACHE: dict[str, tuple[str, float]] = {}
+_KEY_TTL_S = 60.0
+
+
+def stores() -> Stores:
+    return default_stores()
+
+
+def tenant(authorization: str | None = Header(default=None)) -> str:
+    if not authorization or not authorization.startswith("Bearer "):
+        raise Unauthorized("missing API key: send Authorization: Bearer <key>", field="Authorization")
+    key = authorization.removeprefix("Bearer ").strip()
+    cached = _KEY_CACHE.get(key)
+    if cached and cached[1] > time.monotonic():
+        return cached[0]
+    tenant_id = tenant_for_key(key)
+    _KEY_CACHE[key] = (tenant_id, time.monotonic() + _KEY_TTL_S)
+    return tenant_id
+
+
+def scope_of(tenant_id: str, user_id: str) -> Scope:
+    return Scope(tenant_id, validate_id(user_id, "user_id"))
+
+
+def session_ref(scope: Scope, session_id: str, device_id: str | None) -> SessionRef:
+    return SessionRef(scope, validate_id(device_id, "device_id"), validate_id(session_id, "session_id"))
+
+
+def run_idempotent(request_: Request, tenant_id: str, key: str | None, body: object,
+                   action: Callable[[], dict], status: int = 200) -> JSONResponse:
+    """Run a write once per Idempotency-Key: a retry gets the first result and writes nothing."""
+    if key is None:
+        return JSONResponse(action(), status_code=status)
+    if not 1 <= len(key) <= 255:
+        raise ValidationFailed("Idempotency-Key must be 1-255 characters", field="Idempotency-Key")
+    fingerprint = hashlib.sha256(json.dumps([request_.method, request_.url.path, str(request_.url.query), body],
+                                            sort_keys=True, default=str).encode()).hexdigest()
+    idem = default_stores().idempotency
+    stored = idem.claim(tenant_id, key, fingerprint)
+    if stored is not None:
+        return JSONResponse(stored[1], status_code=stored[0], headers={"Idempotent-Replayed": "true"})
+    try:
+        result = action()
+    except EngramError as exc:
+        if exc.status >= 500:
+            idem.release(tenant_id, key)
+        else:  # a refusal is a result too: the same request would be refused again
+            idem.complete(tenant_id, key, exc.status, exc.to_body())
+        raise
+    except Exception:
+        idem.release(tenant_id, key)
+        raise
+    idem.complete(tenant_id, key, status, result)
+    return JSONResponse(result, status_code=status)
