@@ -29,3 +29,25 @@ def api_url(stack_state) -> str:
 @pytest.fixture(scope="session")
 def api_key(stack_state) -> str:
     return stack_state["api"]["key"]
+
+
+@pytest.fixture(scope="session")
+def app_client():
+    """The API in-process over the real stores (the deployed path is covered by tests/e2e)."""
+    from fastapi.testclient import TestClient
+
+    from engram.api.app import create_app
+
+    return TestClient(create_app())
+
+
+@pytest.fixture
+def tenant_key():
+    """A fresh tenant and its API key for one test: tenants keep tests apart."""
+    import uuid
+
+    from engram.service.tenants import ensure_tenant_key
+
+    tenant, key = f"tenant-{uuid.uuid4().hex[:10]}", f"key-{uuid.uuid4().hex}"
+    ensure_tenant_key(tenant, key)
+    return tenant, {"Authorization": f"Bearer {key}"}

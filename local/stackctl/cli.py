@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import subprocess
 import sys
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from .common import RUN_DIR, StackError, log, peak_rss_mb, write_json
+from .common import REPO, RUN_DIR, VENV_PYTHON, StackError, log, peak_rss_mb, write_json
 
 # Start order matters only for ``deploy``, which needs every store and LocalStack.
 SERVICES = {
@@ -87,6 +89,37 @@ def print_status(report: dict) -> None:
         print(f"  startup      {report['startup']}")
 
 
+def api_health(url: str) -> dict:
+    """The deployed API's own view of every store: proof that the whole path works."""
+    try:
+        with urllib.request.urlopen(f"{url}/v1/health", timeout=60) as response:  # noqa: S310 - local URL
+            return json.load(response)
+    except (OSError, ValueError) as exc:
+        return {"status": "unreachable", "error": str(exc)}
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    """What CI runs: the whole stack up, lint, template check, then the suite against it."""
+    up(None, deploy_app=True)
+    report = status()
+    down = [name for name, entry in report["services"].items() if not entry["healthy"]]
+    if down:
+        log(f"not healthy: {', '.join(down)}")
+        return 1
+    python = str(VENV_PYTHON)
+    steps = [
+        [python, "-m", "ruff", "check", "layers", "functions", "local", "tests"],
+        [python, "-m", "cfnlint", "template.yaml"],
+        [python, "-m", "pytest", *(pytest_args or ["tests"])],
+    ]
+    for step in steps:
+        log(" ".join(step[2:]))
+        code = subprocess.run(step, cwd=REPO).returncode
+        if code != 0:
+            return code
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="local/stack", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -99,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     p_status = sub.add_parser("status", help="health, URLs, credentials, memory")
     p_status.add_argument("--json", action="store_true")
     sub.add_parser("deploy", help="(re)deploy template.yaml onto the running LocalStack")
+    p_test = sub.add_parser("test", help="bring the stack up, then lint and run the test suite")
+    p_test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed to pytest")
     args = parser.parse_args(argv)
 
     try:
@@ -111,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
             report = status()
             print_status(report)
             print(f"  up in {timings['total_s']} s")
+            if names is None and not args.no_deploy:
+                print(f"  GET {report['api']['url']}/v1/health through API Gateway:")
+                print("  " + json.dumps(api_health(report["api"]["url"])))
             return 0 if all(report["services"][n]["healthy"] for n in names or SERVICES) else 1
         if args.command == "down":
             for svc in reversed(services()):
@@ -120,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                 import shutil
                 shutil.rmtree(RUN_DIR, ignore_errors=True)
             return 0
+        if args.command == "test":
+            return run_tests(args.pytest_args)
         if args.command == "deploy":
             from .deploy import deploy
             state = deploy()
