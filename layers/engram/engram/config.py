@@ -32,6 +32,9 @@ class Settings(BaseSettings):
     session_versions_kept: int = Field(20, gt=0)
     episodes_per_user: int = Field(200, gt=0)
     episode_index: str = "engram-episodes"
+    # Per-step recall deadlines (SPEC: session 50, tasks 200, profile 150, episodes 300, archive 3000).
+    recall_deadlines_ms: dict[str, int] = Field(default_factory=lambda: {
+        "session": 50, "tasks": 200, "profile": 150, "episodes": 300, "archive": 3000})
     # Optional LLM extractor (OpenAI-compatible /chat/completions); unset: rules only.
     llm_url: str | None = None
     llm_model: str = "gpt-4o-mini"

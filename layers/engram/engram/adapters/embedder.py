@@ -32,6 +32,10 @@ def _model():
     return SentenceTransformer(_model_path(settings.embed_model), device="cpu")
 
 
+def ensure_loaded() -> None:
+    _model()
+
+
 def dimension() -> int:
     return _model().get_sentence_embedding_dimension()
 

@@ -160,6 +160,29 @@ class EpisodeStore:
             out.append([{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]])
         return out
 
+    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
+               extra_filters: list[dict] | None = None, timeout_s: float | None = None) -> tuple[list, list]:
+        """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
+        self.ensure_index()
+        filters = self.scope_filter(scope) + (extra_filters or [])
+        lexical = {"size": size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
+            "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
+                                          {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}}],
+            "minimum_should_match": 1}}}
+        lines: list[dict] = [{"index": self.index, "routing": scope.key}, lexical]
+        if vector is not None:
+            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, size, extra_filters)]
+        try:
+            result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        hits = []
+        for response in result["responses"]:
+            if "error" in response:
+                raise StoreUnavailable(f"episode store: {response['error']}")
+            hits.append([{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]])
+        return (hits[1] if vector is not None else []), hits[0]
+
     def count(self, scope: Scope, *, live_only: bool = True) -> int:
         self.ensure_index()
         body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=live_only)}}}

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Body, Depends, Header, Query, Request
 
 from ..service import memory
+from ..service.recall import recall
 from ..service.routing import ingest
 from ..service.stores import Stores
 from .deps import run_idempotent, scope_of, session_ref, stores, tenant
@@ -17,6 +18,7 @@ from .schemas import (
     FieldsBody,
     IngestBody,
     ProfilePatchBody,
+    RecallBody,
     RollbackBody,
     TaskEventBody,
 )
@@ -34,6 +36,11 @@ def post_messages(user_id: str, request: Request, body: IngestBody, tenant_id: s
                   s: Stores = Depends(stores), idempotency_key: str | None = IdemKey):
     scope, raw = scope_of(tenant_id, user_id), _raw(body)
     return run_idempotent(request, tenant_id, idempotency_key, raw, lambda: ingest(scope, raw, s))
+
+
+@router.post("/users/{user_id}/recall")
+def post_recall(user_id: str, body: RecallBody, tenant_id: str = Depends(tenant), s: Stores = Depends(stores)):
+    return recall(s, tenant_id, user_id, _raw(body))
 
 
 @router.get("/users/{user_id}/sessions/{session_id}/context")

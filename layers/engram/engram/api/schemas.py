@@ -57,3 +57,11 @@ class ConsentBody(_Body):
 class DeviceBody(_Body):
     device_id: str
     kind: str
+
+
+class RecallBody(_Body):
+    query: str
+    session_id: str | None = None
+    device_id: str | None = None
+    k: StrictInt = 10
+    now: str | int | None = None

@@ -13,7 +13,7 @@ from collections import Counter
 from .model import PREDICATES, EventType, Extraction, Predicate, Role, Turn, resolve_predicate
 
 RULE_CONFIDENCE = 0.7  # a self-report read by a rule (SPEC: user self-report 0.7)
-_STOPWORDS = set(
+STOPWORDS = set(
     "a an the and or but if of to in on at for with from by is are was were be been being i me my mine you your "
     "he she it we they them his her its our their this that these those do does did have has had not no yes so "
     "just very really also too can could would should will shall may might must am what when where who how why "
@@ -95,7 +95,7 @@ _CLAUSES = re.compile(r"(?<=[.!?。！？；;\n])\s*")
 
 
 def keywords(text: str, k: int = 3) -> tuple[str, ...]:
-    words = [w.lower() for w in _WORD.findall(text) if w.lower() not in _STOPWORDS and len(w) > 2 or
+    words = [w.lower() for w in _WORD.findall(text) if w.lower() not in STOPWORDS and len(w) > 2 or
              re.match(r"[\u4e00-\u9fff]", w)]
     return tuple(w for w, _ in Counter(words).most_common(k))
 

@@ -1,0 +1,118 @@
+"""Fusing what each layer recalled into one ranked, de-duplicated, explained answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class RecallRecipe:
+    """A named, frozen retrieval strategy. Copy with ``dataclasses.replace``; never mutate a
+    shared one (a warm Lambda would carry the change into the next request)."""
+
+    name: str
+    candidates: int = 40            # per retriever, before fusion
+    dense_weight: float = 1.0
+    lexical_weight: float = 1.0
+    recency_weight: float = 0.3     # only for "last time"/"recently" questions
+    window_boost: float = 0.5       # events inside a date the question names
+    guard_threshold: float = 0.5    # relevance an item needs to count as a record
+    context_tokens: int = 600
+    layer_weights: tuple[tuple[str, float], ...] = (("session", 1.2), ("task", 1.0), ("profile", 1.1),
+                                                     ("episode", 1.0), ("archive", 0.9))
+
+    def layer_weight(self, layer: str) -> float:
+        return dict(self.layer_weights).get(layer, 1.0)
+
+
+HYBRID_RRF = RecallRecipe(name="hybrid_rrf")
+DENSE_ONLY = RecallRecipe(name="dense_only", lexical_weight=0.0)
+
+
+def reciprocal_rank_fusion(rankings: Iterable[tuple[Sequence[str], float]], k: int = RRF_K) -> dict[str, float]:
+    """Sum of ``weight / (k + rank)`` over the rankings an id appears in."""
+    scores: dict[str, float] = {}
+    for ids, weight in rankings:
+        for rank, item_id in enumerate(ids, start=1):
+            scores[item_id] = scores.get(item_id, 0.0) + weight / (k + rank)
+    return scores
+
+
+@dataclass
+class RecallItem:
+    memory_id: str
+    layer: str
+    type: str
+    text: str
+    confidence: float
+    decayed_confidence: float
+    trust_source: str
+    needs_confirmation: bool
+    valid_from: str | None
+    valid_to: str | None
+    provenance: dict
+    score: float
+    relevance: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    def public(self) -> dict:
+        return {"memory_id": self.memory_id, "layer": self.layer, "type": self.type, "text": self.text,
+                "confidence": round(self.confidence, 4), "decayed_confidence": round(self.decayed_confidence, 4),
+                "trust_source": self.trust_source, "needs_confirmation": self.needs_confirmation,
+                "valid_from": self.valid_from, "valid_to": self.valid_to, "provenance": self.provenance,
+                "score": round(self.score, 6), **self.extra}
+
+
+def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) -> list[RecallItem]:
+    """Weight each layer, order by score, and drop an item whose every source message is already
+    covered by a better-ranked item (the same memory seen by two layers)."""
+    pool = [item for name, items in layers.items() for item in items]
+    for item in pool:
+        item.score *= recipe.layer_weight(item.layer)
+    pool.sort(key=lambda i: i.score, reverse=True)
+    seen_ids: set[str] = set()
+    covered: set[str] = set()
+    out = []
+    for item in pool:
+        mids = set(item.provenance.get("message_ids") or [])
+        if item.memory_id in seen_ids or (mids and mids <= covered):
+            continue
+        seen_ids.add(item.memory_id)
+        covered |= mids
+        out.append(item)
+        if len(out) >= limit:
+            break
+    return out
+
+
+def has_record(items: Sequence[RecallItem], threshold: float) -> bool:
+    return any(item.relevance >= threshold for item in items)
+
+
+NO_RECORD_BLOCK = ("No record found: nothing in this user's memory matches the question. Say so plainly; "
+                   "do not guess or invent a past conversation.")
+
+
+def context_block(items: Sequence[RecallItem], max_tokens: int) -> str:
+    """What is known, how sure, since when and from where, within a token budget (~4 chars each)."""
+    if not items:
+        return NO_RECORD_BLOCK
+    lines = ["What you know about this user (most relevant first):"]
+    budget = max_tokens * 4 - len(lines[0])
+    for item in items:
+        since = (item.valid_from or item.provenance.get("ts") or "")[:10]
+        sure = f"confidence {item.decayed_confidence:.2f}"
+        source = f"source {item.trust_source}"
+        line = f"- [{item.layer}] {item.text} ({sure}{', since ' + since if since else ''}, {source})"
+        if item.needs_confirmation:
+            line += " - uncertain: ask the user to confirm before relying on it"
+        if item.valid_to:
+            line += f" - no longer true since {item.valid_to[:10]}"
+        if len(line) + 1 > budget:
+            break
+        lines.append(line)
+        budget -= len(line) + 1
+    return "\n".join(lines)

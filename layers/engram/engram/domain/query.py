@@ -1,0 +1,100 @@
+"""Reading a recall query: is it memory-dependent, about time, about history, verbatim?"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from .cleansing import resolve_relative_time
+from .extraction import STOPWORDS
+from .model import Predicate
+
+_MEMORY_CUES = re.compile(
+    r"\b(?:last time|(?:do|did) you remember|remember(?:ed)?|recall|before|previously|earlier|told you|i said|"
+    r"i mentioned|we talked|we discussed|did i (?:say|tell|mention))\b"
+    r"|上次|之前|以前|还记得|记得|我说过|我提过|我们聊过",
+    re.IGNORECASE,
+)
+_TEMPORAL = re.compile(
+    r"\b(?:when|what (?:time|day|date|year|month)|how long ago|since when|last time|recently|yesterday|"
+    r"ago|last (?:week|month|year)|in (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|\d{4}))\b|什么时候|哪天|几号|多久|上次|最近|昨天|上周|上个月|去年",
+    re.IGNORECASE,
+)
+_HISTORY = re.compile(r"\b(?:used to|previously|formerly|history|in the past|before)\b|以前|曾经|过去", re.I)
+_VERBATIM = re.compile(r"\b(?:exactly|verbatim|word for word|exact words|quote)\b|原话|原文|一字不差", re.I)
+_RECENCY = re.compile(r"\b(?:last time|recently|latest|most recent)\b|上次|最近|最新", re.I)
+_ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re.I)
+_CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
+              "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about"}
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+|[\u4e00-\u9fff]")
+_PREDICATE_HINTS: dict[str, Predicate] = {
+    "allerg": Predicate.ALLERGIC_TO, "过敏": Predicate.ALLERGIC_TO, "name": Predicate.HAS_NAME,
+    "名字": Predicate.HAS_NAME, "叫什么": Predicate.HAS_NAME, "old": Predicate.HAS_AGE, "age": Predicate.HAS_AGE,
+    "岁": Predicate.HAS_AGE, "like": Predicate.HAS_PREFERENCE, "love": Predicate.HAS_PREFERENCE,
+    "prefer": Predicate.HAS_PREFERENCE, "favorite": Predicate.HAS_PREFERENCE, "favourite": Predicate.HAS_PREFERENCE,
+    "喜欢": Predicate.HAS_PREFERENCE, "hate": Predicate.DISLIKES, "dislike": Predicate.DISLIKES,
+    "讨厌": Predicate.DISLIKES, "son": Predicate.HAS_CHILD, "daughter": Predicate.HAS_CHILD,
+    "child": Predicate.HAS_CHILD, "kids": Predicate.HAS_CHILD, "儿子": Predicate.HAS_CHILD,
+    "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD, "advisor": Predicate.HAS_ADVISOR,
+    "导师": Predicate.HAS_ADVISOR, "wife": Predicate.HAS_SPOUSE, "husband": Predicate.HAS_SPOUSE,
+    "work": Predicate.WORKS_AS, "job": Predicate.WORKS_AS, "live": Predicate.LIVES_IN,
+    "health": Predicate.HAS_CONDITION,
+}
+
+
+@dataclass(frozen=True)
+class QueryIntent:
+    text: str
+    terms: tuple[str, ...]
+    memory_dependent: bool
+    temporal: bool
+    recency: bool
+    wants_history: bool
+    wants_verbatim: bool
+    window: tuple[datetime, datetime] | None
+    predicates: frozenset[Predicate]
+
+
+def content_terms(text: str) -> tuple[str, ...]:
+    """The words that say what a query is about (not how it asks)."""
+    words = [w.lower() for w in _TOKEN.findall(text)]
+    return tuple(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in _CUE_WORDS and
+                               (len(w) > 2 or not w.isascii())))
+
+
+def analyse(query: str, now: datetime) -> QueryIntent:
+    when, _ = resolve_relative_time(query, now)
+    window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else None
+    lowered = query.lower()
+    predicates = frozenset(p for hint, p in _PREDICATE_HINTS.items() if hint in lowered)
+    return QueryIntent(
+        text=query, terms=content_terms(query), memory_dependent=bool(_MEMORY_CUES.search(query)),
+        temporal=bool(_TEMPORAL.search(query)), recency=bool(_RECENCY.search(query)),
+        wants_history=bool(_HISTORY.search(query)), wants_verbatim=bool(_VERBATIM.search(query)),
+        window=window, predicates=predicates,
+    )
+
+
+def expand_with_session(query: str, fields: dict) -> str:
+    """Resolve "that one" / "那个" against the session: an alias map first, then the current item."""
+    aliases = fields.get("aliases") if isinstance(fields.get("aliases"), dict) else {}
+    expanded = query
+    for alias, target in aliases.items():
+        if isinstance(alias, str) and alias and alias.lower() in query.lower():
+            expanded += f" {target}"
+    current = fields.get("current_item")
+    if isinstance(current, str) and current and _ANAPHORA.search(query):
+        expanded += f" {current}"
+    return expanded
+
+
+def lexical_overlap(terms: tuple[str, ...], text: str) -> float:
+    """Share of the query's content terms found in ``text`` (prefix match, so 'hike' ~ 'hiking')."""
+    if not terms:
+        return 0.0
+    words = {w.lower() for w in _TOKEN.findall(text)}
+    hits = sum(1 for t in terms if t in words or (t.isascii() and any(w.startswith(t[:5]) for w in words
+                                                                         if len(t) >= 5)))
+    return hits / len(terms)

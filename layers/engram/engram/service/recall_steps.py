@@ -1,0 +1,143 @@
+"""The recall chain's steps, one per layer. Each reads one store and returns ``RecallItem``s;
+``service.recall`` runs them under deadlines and fuses what came back in time."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from ..adapters import embedder
+from ..adapters.session_store import SessionRef
+from ..domain.decay import decay_confidence, needs_confirmation
+from ..domain.fusion import RecallItem, RecallRecipe, reciprocal_rank_fusion
+from ..domain.model import PREDICATES, Predicate, Scope
+from ..domain.query import QueryIntent, lexical_overlap
+from .stores import Stores
+
+# Episodes are things that happened; only these types are beliefs that fade.
+_EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
+
+
+def _iso(value) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _parse(ts: str) -> datetime:
+    return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+
+
+def session_step(stores: Stores, ref: SessionRef, intent: QueryIntent) -> tuple[dict, list[RecallItem]]:
+    """Fresh session fields that speak to the query answer directly."""
+    ctx = stores.sessions.get(ref)
+    items = []
+    for name, value in ctx["fields"].items():
+        text = f"{name.replace('_', ' ')}: {value}"
+        relevance = max(lexical_overlap(intent.terms, text), 1.0 if name.lower() in intent.text.lower() else 0.0)
+        if relevance > 0:
+            items.append(RecallItem(
+                memory_id=f"session:{ref.session_id}:{name}", layer="session", type="session_field", text=text,
+                confidence=1.0, decayed_confidence=1.0, trust_source="user", needs_confirmation=False,
+                valid_from=None, valid_to=None, score=relevance, relevance=relevance,
+                provenance={"message_ids": [], "session_id": ref.session_id, "device_id": ref.device_id,
+                            "version": ctx["version"]}))
+    return ctx["fields"], items
+
+
+def tasks_step(stores: Stores, scope: Scope, intent: QueryIntent) -> list[RecallItem]:
+    """Open tasks and the most relevant recent one."""
+    items = []
+    for task in stores.tasks.latest(scope, open_only=False, limit=20):
+        title = str(task["metadata"].get("title") or task["task_id"])
+        relevance = lexical_overlap(intent.terms, f"{title} {task['task_id']}")
+        is_open = task["status"] not in ("COMPLETED", "FAILED", "CANCELLED")
+        if relevance == 0 and not (is_open and ("task" in intent.text.lower() or "任务" in intent.text)):
+            continue
+        items.append(RecallItem(
+            memory_id=task["task_id"], layer="task", type="task", text=f"task '{title}' is {task['status']}",
+            confidence=1.0, decayed_confidence=1.0, trust_source="system", needs_confirmation=False,
+            valid_from=_iso(task["ts"]), valid_to=None, score=max(relevance, 0.3), relevance=max(relevance, 0.3),
+            provenance={"message_ids": list(task["metadata"].get("message_ids") or []), "ts": _iso(task["ts"])}))
+    return sorted(items, key=lambda i: i.score, reverse=True)[:3]
+
+
+def profile_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetime,
+                 limit: int = 10) -> list[RecallItem]:
+    """Beliefs about the user with decayed confidence; closed edges only when history is asked."""
+    items = []
+    for edge in stores.graph.items(scope, include_history=intent.wants_history, limit=50):
+        predicate = Predicate(edge["predicate"])
+        text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
+        relevance = max(lexical_overlap(intent.terms, text), 1.0 if predicate in intent.predicates else 0.0)
+        if relevance == 0:
+            continue
+        decayed = decay_confidence(edge["confidence"], edge["updated_at"], now, PREDICATES[predicate].decay_class)
+        items.append(RecallItem(
+            memory_id=edge["id"], layer="profile", type=predicate.value, text=text, confidence=edge["confidence"],
+            decayed_confidence=decayed, trust_source=edge["source"], needs_confirmation=needs_confirmation(decayed),
+            valid_from=_iso(edge["valid_from"]), valid_to=_iso(edge["valid_to"]),
+            score=relevance * max(decayed, 0.1) * (edge.get("weight") or 1.0), relevance=relevance,
+            provenance={"message_ids": edge["message_ids"], "ts": _iso(edge["updated_at"])}))
+    return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
+
+
+def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
+                  timings: dict | None = None) -> list[RecallItem]:
+    """Hybrid retrieval: k-NN and BM25 in one request, fused by reciprocal rank, then shaped by
+    time (a named date, "last time") and by each event's weight (feedback, tentativeness)."""
+    t0 = time.perf_counter()
+    vector = embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
+    t1 = time.perf_counter()
+    dense, lexical = stores.episodes.hybrid(scope, vector, intent.text, recipe.candidates)
+    t2 = time.perf_counter()
+    if timings is not None:
+        timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
+    docs = {d["event_id"]: d for d in lexical + dense}
+    cosine = {d["event_id"]: 2 * d["_score"] - 1 for d in dense}
+    scores = reciprocal_rank_fusion([([d["event_id"] for d in dense], recipe.dense_weight),
+                                     ([d["event_id"] for d in lexical], recipe.lexical_weight)])
+    best = (recipe.dense_weight + recipe.lexical_weight) / 61
+    by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
+    items = []
+    for event_id, doc in docs.items():
+        score = scores.get(event_id, 0.0) / best
+        when = _parse(doc.get("occurred_at") or doc["ts"])
+        if intent.window and intent.window[0] <= when <= intent.window[1]:
+            score += recipe.window_boost
+        if intent.recency:
+            score += recipe.recency_weight / (1 + by_recency.index(event_id))
+        score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
+        text = doc.get("text") or doc.get("summary") or f"({doc['type']} event)"
+        decay_class = _EPISODE_DECAY.get(doc["type"])
+        decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
+                   else doc["confidence"])
+        relevance = max(cosine.get(event_id, 0.0), lexical_overlap(intent.terms, text))
+        items.append(RecallItem(
+            memory_id=event_id, layer="episode", type=doc["type"], text=text, confidence=doc["confidence"],
+            decayed_confidence=decayed, trust_source=doc["trust_source"],
+            needs_confirmation=needs_confirmation(decayed) if decay_class else False,
+            valid_from=doc.get("occurred_at") or doc["ts"], valid_to=None, score=score, relevance=relevance,
+            provenance={"message_ids": doc["message_ids"], "session_id": doc.get("session_id"),
+                        "device_id": doc.get("device_id"), "ts": doc["ts"]},
+            extra={"tags": doc.get("tags", [])}))
+    return sorted(items, key=lambda i: i.score, reverse=True)
+
+
+def archive_step(stores: Stores, scope: Scope, hits: list[RecallItem]) -> list[RecallItem]:
+    """Verbatim originals behind the episodes found (asked for with "exactly", "原话", ...)."""
+    wanted = [m for item in hits for m in item.provenance.get("message_ids", [])][:20]
+    items = []
+    for turn in stores.turns.turns(scope, wanted) if wanted else []:
+        if turn["content"] is None:
+            continue
+        items.append(RecallItem(
+            memory_id=f"turn:{turn['message_id']}", layer="archive", type="original_turn",
+            text=f"{turn['role']} said: {turn['content']}", confidence=1.0, decayed_confidence=1.0,
+            trust_source="user", needs_confirmation=False, valid_from=_iso(turn["client_ts"]), valid_to=None,
+            score=0.0, relevance=0.0,
+            provenance={"message_ids": [turn["message_id"]], "session_id": turn["session_id"],
+                        "device_id": turn["device_id"], "ts": _iso(turn["client_ts"])}))
+    return items
