@@ -1,0 +1,222 @@
+"""LoCoMo retrieval benchmark: Engram's recall against a plain dense top-k, in one run.
+
+    python -m engram.bench.locomo --data FILE --k 5 10 20 --json OUT [--api-url URL --api-key KEY]
+
+Each conversation is ingested through the HTTP API as one user (message id = ``dia_id``, client
+time = the session's date); every question of categories 1-4 is asked through recall. The
+dense baseline embeds the same question with the same model and runs one k-NN query over the
+same events. Without ``--api-url`` the API runs in-process (ASGI) over the configured stores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from ..adapters import embedder
+from ..domain.model import Scope
+from ..service.stores import default_stores
+
+CATEGORIES = ("1", "2", "3", "4")
+_SESSION = re.compile(r"^session_(\d+)$")
+
+
+def session_time(text: str) -> datetime:
+    """LoCoMo writes '1:56 pm on 8 May, 2023'."""
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").replace(tzinfo=UTC)
+
+
+def conversation_turns(conv: dict) -> list[dict]:
+    """Messages in API form, in order; a shared photo's caption is part of what was said."""
+    sessions = sorted((int(m.group(1)), key) for key in conv if (m := _SESSION.match(key)) and conv[key])
+    messages = []
+    for number, key in sessions:
+        start = session_time(conv[f"session_{number}_date_time"])
+        for i, turn in enumerate(conv[key]):
+            text = f"{turn['speaker']}: {turn['text']}"
+            if turn.get("blip_caption"):
+                text += f" [shares a photo: {turn['blip_caption']}]"
+            messages.append({"role": "user", "content": text, "message_id": turn["dia_id"],
+                             "client_ts": (start + timedelta(seconds=30 * i)).isoformat(),
+                             "session": f"session_{number}"})
+    return messages
+
+
+def evidence_ids(qa: dict) -> list[str]:
+    return [e.strip() for item in qa.get("evidence", []) for e in str(item).split(";") if e.strip()]
+
+
+def distinct_ids(items: list[dict]) -> list[str]:
+    ids: list[str] = []
+    for item in items:
+        for mid in item["provenance"]["message_ids"]:
+            if mid not in ids:
+                ids.append(mid)
+    return ids
+
+
+def score(per_question: list[dict], key: str, ks: list[int]) -> dict:
+    out: dict = {"recall": {}, "hit": {}}
+    for k in ks:
+        for metric in ("recall", "hit"):
+            by_cat: dict[str, list[float]] = {c: [] for c in CATEGORIES}
+            for q in per_question:
+                found = set(q[key][:k]) & set(q["evidence"])
+                value = len(found) / len(q["evidence"]) if metric == "recall" else float(bool(found))
+                by_cat[str(q["category"])].append(value)
+            flat = [v for values in by_cat.values() for v in values]
+            out[metric][str(k)] = {"overall": round(statistics.fmean(flat), 4) if flat else 0.0,
+                                   "by_category": {c: round(statistics.fmean(v), 4) if v else 0.0
+                                                   for c, v in by_cat.items()}}
+    return out
+
+
+def percentiles(values: list[float]) -> dict:
+    if not values:
+        return {"p50": 0.0, "p95": 0.0, "p99": 0.0}
+    ordered = sorted(values)
+
+    def pick(p: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))], 2)
+
+    return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99)}
+
+
+class Client:
+    """The HTTP API, remote or in-process."""
+
+    def __init__(self, api_url: str | None, api_key: str | None) -> None:
+        import httpx
+
+        if api_url:
+            self.http = httpx.Client(base_url=api_url.rstrip("/"), timeout=120)
+            self.key = api_key
+            self.tenant = None
+        else:
+            from fastapi.testclient import TestClient
+
+            from ..api.app import create_app
+            from ..service.tenants import ensure_tenant_key
+
+            self.tenant, self.key = f"bench-{uuid.uuid4().hex[:8]}", f"bench-{uuid.uuid4().hex}"
+            ensure_tenant_key(self.tenant, self.key)
+            self.http = TestClient(create_app())
+
+    def post(self, path: str, body: dict) -> dict:
+        response = self.http.post(path, json=body, headers={"Authorization": f"Bearer {self.key}"})
+        if response.status_code >= 400:
+            raise RuntimeError(f"{path}: {response.status_code} {response.text[:300]}")
+        return response.json()
+
+
+def run(data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
+    top = max(ks)
+    per_question, e2e, by_step = [], [], {}
+    floor_embed, floor_knn = [], []
+    ingest_seconds, turns_total = 0.0, 0
+    episodes = default_stores().episodes
+    for conv in data:
+        user = f"locomo-{conv['sample_id']}-{uuid.uuid4().hex[:6]}"
+        messages = conversation_turns(conv)
+        started = time.perf_counter()
+        for session in dict.fromkeys(m["session"] for m in messages):
+            batch = [{k: v for k, v in m.items() if k != "session"} for m in messages if m["session"] == session]
+            for i in range(0, len(batch), 100):
+                client.post(f"/v1/users/{user}/messages",
+                            {"session_id": session, "device_id": "bench", "messages": batch[i:i + 100]})
+        ingest_seconds += time.perf_counter() - started
+        turns_total += len(messages)
+        now = max(datetime.fromisoformat(m["client_ts"]) for m in messages) + timedelta(days=1)
+        scope = Scope(tenant, user)
+        for index, qa in enumerate(conv["qa"]):
+            if str(qa.get("category")) not in CATEGORIES or not evidence_ids(qa):
+                continue
+            t0 = time.perf_counter()
+            answer = client.post(f"/v1/users/{user}/recall", {"query": qa["question"], "k": top,
+                                                              "now": now.isoformat()})
+            e2e.append((time.perf_counter() - t0) * 1000)
+            for step, ms in answer["timings_ms"].items():
+                by_step.setdefault(step, []).append(ms)
+            t1 = time.perf_counter()
+            vector = embedder.embed([qa["question"]])[0]
+            t2 = time.perf_counter()
+            dense = episodes.knn(scope, vector, top)
+            t3 = time.perf_counter()
+            floor_embed.append((t2 - t1) * 1000)
+            floor_knn.append((t3 - t2) * 1000)
+            per_question.append({
+                "conversation": conv["sample_id"], "qa_index": index, "category": int(qa["category"]),
+                "evidence": evidence_ids(qa), "retrieved_message_ids": distinct_ids(answer["items"]),
+                "dense_message_ids": [m for d in dense for m in d["message_ids"]],
+                "no_record": answer["no_record"], "degraded": answer["degraded"]})
+    engram = score(per_question, "retrieved_message_ids", ks)
+    dense = score(per_question, "dense_message_ids", ks)
+    embed_p, knn_p = percentiles(floor_embed), percentiles(floor_knn)
+    return {
+        "methods": {"engram": engram, "dense": dense},
+        "latency_ms": {"end_to_end": percentiles(e2e),
+                       "by_step": {s: percentiles(v) for s, v in sorted(by_step.items())}},
+        "floor_ms": {"embed_query": embed_p, "knn": knn_p},
+        "ratio_p95_to_floor": round(percentiles(e2e)["p95"] / max(embed_p["p95"] + knn_p["p95"], 1e-6), 2),
+        "ingest": {"turns": turns_total, "seconds": round(ingest_seconds, 1),
+                   "turns_per_s": round(turns_total / max(ingest_seconds, 1e-6), 1)},
+        "questions": len(per_question),
+        "per_question": per_question,
+    }
+
+
+def print_table(result: dict, ks: list[int]) -> None:
+    print(f"{'method':<8} {'metric':<7} {'k':>3}  {'overall':>7}  " + "  ".join(f"cat{c:>4}" for c in CATEGORIES))
+    for method, m in result["methods"].items():
+        for metric in ("recall", "hit"):
+            for k in ks:
+                row = m[metric][str(k)]
+                cats = "  ".join(f"{row['by_category'][c]:>7.3f}" for c in CATEGORIES)
+                print(f"{method:<8} {metric:<7} {k:>3}  {row['overall']:>7.3f}  {cats}")
+    for k in ks:
+        delta = (result["methods"]["engram"]["recall"][str(k)]["overall"]
+                 - result["methods"]["dense"]["recall"][str(k)]["overall"])
+        print(f"recall@{k}: engram - dense = {delta:+.3f}")
+    lat = result["latency_ms"]
+    print(f"end-to-end recall ms: {lat['end_to_end']}")
+    for step, p in lat["by_step"].items():
+        print(f"  {step:<22} p50 {p['p50']:>8.2f}  p95 {p['p95']:>8.2f}")
+    print(f"floor ms: embed_query {result['floor_ms']['embed_query']}  knn {result['floor_ms']['knn']}")
+    print(f"end-to-end p95 / (embed p95 + knn p95) = {result['ratio_p95_to_floor']}x (target <= 3x)")
+    print(f"ingest: {result['ingest']}  questions: {result['questions']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engram.bench.locomo", description=__doc__.split("\n")[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--k", type=int, nargs="+", default=[5, 10, 20])
+    parser.add_argument("--json", dest="json_out")
+    parser.add_argument("--api-url")
+    parser.add_argument("--api-key")
+    parser.add_argument("--tenant", help="the API key's tenant (needed with --api-url for the dense baseline)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    args = parser.parse_args(argv)
+    with open(args.data, encoding="utf-8") as fh:
+        data = json.load(fh)[: args.limit]
+    client = Client(args.api_url, args.api_key)
+    tenant = client.tenant or args.tenant
+    if tenant is None:
+        parser.error("--tenant is required with --api-url")
+    embedder.ensure_loaded()
+    result = run(data, sorted(args.k), client, tenant)
+    result["generated_at"] = datetime.now(UTC).isoformat()
+    print_table(result, sorted(args.k))
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
