@@ -1,0 +1,108 @@
+"""The recall chain against the real stores."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+pytestmark = pytest.mark.stack
+T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
+
+
+def ingest(client, headers, user, *turns, session="s1", device="phone"):
+    messages = [{"role": "user", "content": text, "message_id": mid,
+                 "client_ts": (T0 + timedelta(minutes=i)).isoformat()} for i, (mid, text) in enumerate(turns)]
+    r = client.post(f"/v1/users/{user}/messages", headers=headers,
+                    json={"session_id": session, "device_id": device, "messages": messages})
+    assert r.status_code == 200, r.text
+
+
+def recall(client, headers, user, query, **extra):
+    r = client.post(f"/v1/users/{user}/recall", headers=headers, json={"query": query, **extra})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.fixture
+def carol(app_client, tenant_key):
+    _, headers = tenant_key
+    app_client.put("/v1/users/carol/consent", headers=headers, json={"long_term": True})
+    ingest(app_client, headers, "carol",
+           ("c1", "I went hiking in the Alps with my sister last summer, it was amazing."),
+           ("c2", "Tom is my son. He plays soccer every Saturday."),
+           ("c3", "I love jazz."),
+           ("c4", "I love coffee."),
+           ("c5", "My favourite restaurant is Luigi's on Main Street."),
+           ("c6", "I don't like coffee."))
+    return headers
+
+
+def test_guard_returns_the_right_item_when_it_was_said(app_client, carol):
+    answer = recall(app_client, carol, "carol", "What did I say last time about hiking?",
+                    now=(T0 + timedelta(days=1)).isoformat())
+    assert answer["memory_dependent"] is True and answer["no_record"] is False
+    assert answer["items"][0]["provenance"]["message_ids"] == ["c1"]
+    assert "hiking" in answer["context_block"]
+
+
+def test_guard_says_no_record_instead_of_guessing(app_client, carol):
+    answer = recall(app_client, carol, "carol", "What did I say last time about skydiving?")
+    assert answer["no_record"] is True and answer["items"] == []
+    assert "No record found" in answer["context_block"]
+    zh = recall(app_client, carol, "carol", "你还记得我上次说的潜水课吗？")
+    assert zh["memory_dependent"] is True and zh["no_record"] is True
+
+
+def test_provenance_points_at_source_messages(app_client, carol):
+    answer = recall(app_client, carol, "carol", "Which restaurant do I like?", k=3,
+                    now=(T0 + timedelta(days=1)).isoformat())
+    assert "c5" in answer["items"][0]["provenance"]["message_ids"]
+    assert all(item["provenance"]["message_ids"] for item in answer["items"] if item["layer"] != "session")
+    assert set(answer["timings_ms"]) >= {"session", "tasks", "profile", "episodes", "archive", "fuse"}
+
+
+def test_decayed_preference_needs_confirmation(app_client, carol):
+    def jazz(days):
+        answer = recall(app_client, carol, "carol", "Do I like jazz?", now=(T0 + timedelta(days=days)).isoformat())
+        return next(i for i in answer["items"] if i["layer"] == "profile" and "jazz" in i["text"])
+
+    fresh, stale = jazz(10), jazz(120)
+    assert fresh["needs_confirmation"] is False and fresh["decayed_confidence"] >= 0.4
+    assert stale["needs_confirmation"] is True and stale["decayed_confidence"] < 0.4
+    block = recall(app_client, carol, "carol", "Do I like jazz?",
+                   now=(T0 + timedelta(days=120)).isoformat())["context_block"]
+    assert "ask the user to confirm" in block
+
+
+def test_closed_edge_is_not_recalled_as_current(app_client, carol):
+    answer = recall(app_client, carol, "carol", "Do I like coffee?", now=(T0 + timedelta(days=1)).isoformat())
+    profile = [i["text"] for i in answer["items"] if i["layer"] == "profile"]
+    assert "dislikes: coffee" in profile and "has preference: coffee" not in profile
+    history = recall(app_client, carol, "carol", "Did I use to like coffee?",
+                     now=(T0 + timedelta(days=1)).isoformat())
+    closed = [i for i in history["items"] if i["layer"] == "profile" and i["valid_to"]]
+    assert closed and closed[0]["text"] == "has preference: coffee"
+
+
+def test_session_alias_expands_the_query(app_client, carol):
+    app_client.put("/v1/users/carol/sessions/s9/context?device_id=phone", headers=carol,
+                   json={"fields": {"current_item": "Luigi's restaurant"}})
+    answer = recall(app_client, carol, "carol", "Is that one any good?", session_id="s9", device_id="phone",
+                    now=(T0 + timedelta(days=1)).isoformat())
+    assert any("c5" in i["provenance"]["message_ids"] for i in answer["items"][:3])
+
+
+def test_negative_feedback_lowers_weight(app_client, carol):
+    answer = recall(app_client, carol, "carol", "Which restaurant do I like?", now=(T0 + timedelta(days=1)).isoformat())
+    top = next(i for i in answer["items"] if i["layer"] == "episode")
+    r = app_client.post(f"/v1/users/carol/memories/{top['memory_id']}/feedback", headers=carol,
+                        json={"useful": False})
+    assert r.status_code == 200 and r.json()["weight"] == pytest.approx(5 / 6, abs=1e-3)
+    again = recall(app_client, carol, "carol", "Which restaurant do I like?", now=(T0 + timedelta(days=1)).isoformat())
+    same = next(i for i in again["items"] if i["memory_id"] == top["memory_id"])
+    assert same["score"] < top["score"]
+
+
+def test_another_tenant_never_sees_the_items(app_client, carol, tenant_key):
+    _, other = tenant_key
+    answer = recall(app_client, other, "carol", "What did I say last time about hiking?")
+    assert answer["no_record"] is True and answer["items"] == []
