@@ -28,6 +28,18 @@ from . import recall_steps
 from .stores import Stores
 
 metrics = Metrics(namespace="Engram", service="engram-recall")
+# Circuit breaker per step: after a failure or a missed deadline the step is skipped for a
+# while, so a dead store costs one timeout, not a thread per request stuck on a connect.
+BREAKER_OPEN_S = 5.0
+_open_until: dict[str, float] = {}
+
+
+def _breaker_open(step: str) -> bool:
+    return _open_until.get(step, 0.0) > time.monotonic()
+
+
+def _trip(step: str) -> None:
+    _open_until[step] = time.monotonic() + BREAKER_OPEN_S
 
 
 @cache
@@ -74,16 +86,26 @@ def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: Recall
     started = time.perf_counter()
     intent = analyse(query, now)
 
-    def collect(name, fn, default):
-        future = _pool().submit(_timed(fn, timings, name))
+    def settle(name, future, timeout, default):
         try:
-            return future.result(timeout=deadlines[name] / 1000)
+            return future.result(timeout=max(timeout, 0.001))
         except FutureTimeout:
             timings.setdefault(name, float(deadlines[name]))
         except Exception:  # noqa: BLE001 - a failing layer degrades the answer, never breaks it
             pass
+        _trip(name)
         degraded.append(name)
         return default
+
+    def submit(name, fn):
+        return None if _breaker_open(name) else _pool().submit(_timed(fn, timings, name))
+
+    def collect(name, fn, default):
+        future = submit(name, fn)
+        if future is None:
+            degraded.append(name)
+            return default
+        return settle(name, future, deadlines[name] / 1000, default)
 
     fields, session_items = ({}, [])
     if ref is not None:
@@ -97,20 +119,16 @@ def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: Recall
         "profile": (lambda: recall_steps.profile_step(stores, scope, intent, now), []),
         "episodes": (lambda: recall_steps.episodes_step(stores, scope, intent, now, recipe, floor), []),
     }
-    futures = {name: _pool().submit(_timed(fn, timings, name)) for name, (fn, _) in parallel.items()}
+    futures = {name: submit(name, fn) for name, (fn, _) in parallel.items()}
     results = {}
     phase_start = time.perf_counter()
     for name, future in futures.items():
+        if future is None:
+            degraded.append(name)
+            results[name] = parallel[name][1]
+            continue
         remaining = deadlines[name] / 1000 - (time.perf_counter() - phase_start)
-        try:
-            results[name] = future.result(timeout=max(remaining, 0.001))
-        except FutureTimeout:
-            timings.setdefault(name, float(deadlines[name]))
-            degraded.append(name)
-            results[name] = parallel[name][1]
-        except Exception:  # noqa: BLE001 - see collect()
-            degraded.append(name)
-            results[name] = parallel[name][1]
+        results[name] = settle(name, future, remaining, parallel[name][1])
     archive_items = []
     if intent.wants_verbatim:
         archive_items = collect("archive", lambda: recall_steps.archive_step(stores, scope, results["episodes"][:k]),
