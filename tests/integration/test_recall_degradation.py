@@ -1,0 +1,57 @@
+"""Recall with a store stopped for real: it answers from the other layers and names the gap."""
+
+import pytest
+
+from engram.service import recall as recall_service
+from local.stackctl.services.opensearch import OpenSearch
+from local.stackctl.services.redis import Redis
+
+pytestmark = pytest.mark.stack
+
+
+@pytest.fixture
+def mia(app_client, tenant_key):
+    _, headers = tenant_key
+    app_client.put("/v1/users/mia/consent", headers=headers, json={"long_term": True})
+    r = app_client.post("/v1/users/mia/messages", headers=headers, json={
+        "session_id": "s1", "device_id": "phone",
+        "messages": [{"role": "user", "content": "I'm allergic to shellfish.", "client_ts": "2026-05-01T10:00:00Z",
+                      "message_id": "x1"}]})
+    assert r.status_code == 200
+    app_client.put("/v1/users/mia/sessions/s1/context?device_id=phone", headers=headers,
+                   json={"fields": {"current_item": "shrimp pasta"}})
+    yield headers
+    recall_service._open_until.clear()
+
+
+def ask(client, headers):
+    r = client.post("/v1/users/mia/recall", headers=headers, json={
+        "query": "Am I allergic to anything?", "session_id": "s1", "device_id": "phone",
+        "now": "2026-05-02T10:00:00Z"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def stopped(service):
+    service.stop()
+    try:
+        yield
+    finally:
+        service.start()
+        recall_service._open_until.clear()
+
+
+def test_redis_down_degrades_session_only(app_client, mia):
+    redis = Redis()
+    for _ in stopped(redis):
+        answer = ask(app_client, mia)
+        assert "session" in answer["degraded"] and "episodes" not in answer["degraded"]
+        assert any("shellfish" in i["text"] for i in answer["items"])
+    assert "session" not in ask(app_client, mia)["degraded"]
+
+
+def test_opensearch_down_degrades_episodes_only(app_client, mia):
+    for _ in stopped(OpenSearch()):
+        answer = ask(app_client, mia)
+        assert "episodes" in answer["degraded"] and "profile" not in answer["degraded"]
+        assert any(i["layer"] == "profile" and "shellfish" in i["text"] for i in answer["items"])
