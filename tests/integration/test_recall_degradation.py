@@ -1,5 +1,7 @@
 """Recall with a store stopped for real: it answers from the other layers and names the gap."""
 
+from contextlib import contextmanager
+
 import pytest
 
 from engram.service import recall as recall_service
@@ -32,6 +34,7 @@ def ask(client, headers):
     return r.json()
 
 
+@contextmanager
 def stopped(service):
     service.stop()
     try:
@@ -43,7 +46,7 @@ def stopped(service):
 
 def test_redis_down_degrades_session_only(app_client, mia):
     redis = Redis()
-    for _ in stopped(redis):
+    with stopped(redis):
         answer = ask(app_client, mia)
         assert "session" in answer["degraded"] and "episodes" not in answer["degraded"]
         assert any("shellfish" in i["text"] for i in answer["items"])
@@ -51,7 +54,7 @@ def test_redis_down_degrades_session_only(app_client, mia):
 
 
 def test_opensearch_down_degrades_episodes_only(app_client, mia):
-    for _ in stopped(OpenSearch()):
+    with stopped(OpenSearch()):
         answer = ask(app_client, mia)
         assert "episodes" in answer["degraded"] and "profile" not in answer["degraded"]
         assert any(i["layer"] == "profile" and "shellfish" in i["text"] for i in answer["items"])
