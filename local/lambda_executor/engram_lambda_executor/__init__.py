@@ -1,0 +1,1 @@
+"""Run LocalStack Lambda functions as local Python processes instead of Docker containers."""
