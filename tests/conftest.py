@@ -42,12 +42,20 @@ def app_client():
 
 
 @pytest.fixture
-def tenant_key():
-    """A fresh tenant and its API key for one test: tenants keep tests apart."""
+def make_tenant():
+    """Fresh tenants with their API keys: tenants keep tests apart."""
     import uuid
 
     from engram.service.tenants import ensure_tenant_key
 
-    tenant, key = f"tenant-{uuid.uuid4().hex[:10]}", f"key-{uuid.uuid4().hex}"
-    ensure_tenant_key(tenant, key)
-    return tenant, {"Authorization": f"Bearer {key}"}
+    def make() -> tuple[str, dict]:
+        tenant, key = f"tenant-{uuid.uuid4().hex[:10]}", f"key-{uuid.uuid4().hex}"
+        ensure_tenant_key(tenant, key)
+        return tenant, {"Authorization": f"Bearer {key}"}
+
+    return make
+
+
+@pytest.fixture
+def tenant_key(make_tenant):
+    return make_tenant()

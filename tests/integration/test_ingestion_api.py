@@ -123,8 +123,8 @@ def test_child_mode_stores_event_types_only(app_client, tenant_key):
     assert [t["content"] for t in TurnLog().turns(scope)] == [None]
 
 
-def test_one_tenants_key_cannot_read_another_tenants_user(app_client, alice, tenant_key):
-    _, other_headers = tenant_key
+def test_one_tenants_key_cannot_read_another_tenants_user(app_client, alice, make_tenant):
+    _, other_headers = make_tenant()
     assert app_client.get("/v1/users/alice/profile", headers=other_headers).json()["items"] == []
     ctx = app_client.get("/v1/users/alice/sessions/s1/context?device_id=phone", headers=other_headers).json()
     assert ctx["turns"] == []

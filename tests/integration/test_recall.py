@@ -102,7 +102,7 @@ def test_negative_feedback_lowers_weight(app_client, carol):
     assert same["score"] < top["score"]
 
 
-def test_another_tenant_never_sees_the_items(app_client, carol, tenant_key):
-    _, other = tenant_key
+def test_another_tenant_never_sees_the_items(app_client, carol, make_tenant):
+    _, other = make_tenant()
     answer = recall(app_client, other, "carol", "What did I say last time about hiking?")
     assert answer["no_record"] is True and answer["items"] == []

@@ -15,6 +15,8 @@ def driver() -> neo4j.Driver:
     return neo4j.GraphDatabase.driver(
         settings.neo4j_uri, auth=(settings.neo4j_user, settings.neo4j_password),
         max_connection_pool_size=settings.neo4j_pool_max, connection_timeout=3,
+        # Optional properties (sealed, counter_evidence) are absent on most edges by design.
+        notifications_min_severity="OFF",
     )
 
 

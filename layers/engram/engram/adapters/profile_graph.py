@@ -26,7 +26,8 @@ _REL_TYPES = "|".join(p.value.upper() for p in Predicate)
 _ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS label, r.confidence AS confidence, "
          "r.source AS source, r.created_at AS created_at, r.updated_at AS updated_at, r.valid_from AS valid_from, "
          "r.valid_to AS valid_to, r.message_ids AS message_ids, r.tags AS tags, r.weight AS weight, "
-         "r.counter_evidence AS counter_evidence, r.sensitive AS sensitive, r.sealed AS sealed")
+         "r.counter_evidence AS counter_evidence, r.sensitive AS sensitive, r.sealed AS sealed, "
+         "coalesce(r.confirmed_at, r.updated_at) AS confirmed_at")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class Fact:
     source: TrustSource
     message_ids: tuple[str, ...] = ()
     valid_from: datetime | None = None
+    # When the user last said it (the message's own clock): decay counts from here.
+    observed_at: datetime | None = None
     tags: tuple[str, ...] = ()
     weight: float = 1.0
     sealed: str | None = None   # ciphertext of a sensitive object name (privacy layer)
@@ -57,7 +60,7 @@ def _object_key(scope: Scope, label: NodeLabel, name: str) -> str:
 def _item(record) -> dict:
     data = dict(record)
     data["predicate"] = data.pop("rel").lower()
-    for key in ("created_at", "updated_at", "valid_from", "valid_to"):
+    for key in ("created_at", "updated_at", "valid_from", "valid_to", "confirmed_at"):
         if data.get(key) is not None:
             data[key] = data[key].to_native()
     data["message_ids"] = list(data.get("message_ids") or [])
@@ -85,6 +88,12 @@ class ProfileGraph:
     @property
     def driver(self) -> neo4j.Driver:
         return self._driver or driver()
+
+    def ensure_constraints(self) -> None:
+        try:
+            _ensure_constraints(self.driver)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise StoreUnavailable(f"profile graph: {exc}") from exc
 
     def _write(self, work, *args):
         try:
@@ -114,7 +123,8 @@ class ProfileGraph:
         now = datetime.now(UTC)
         params = {"uid": _uid(scope), "tenant": scope.tenant, "user": scope.user_id,
                   "key": _object_key(scope, spec.target, fact.object), "name": fact.object, "now": now,
-                  "valid_from": fact.valid_from or now, "mids": list(fact.message_ids)}
+                  "valid_from": fact.valid_from or now, "mids": list(fact.message_ids),
+                  "observed": fact.observed_at or now}
         tx.run(f"MERGE (u:User {{uid: $uid}}) ON CREATE SET u.tenant = $tenant, u.user_id = $user, "
                f"u.created_at = $now MERGE (o:{label} {{key: $key}}) ON CREATE SET o.name = $name, "
                f"o.tenant = $tenant, o.created_at = $now", params).consume()
@@ -126,6 +136,8 @@ class ProfileGraph:
             record = tx.run(
                 f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.id = $id "
                 f"SET r.confidence = $confidence, r.updated_at = $now, r.source = $source, "
+                f"r.confirmed_at = CASE WHEN $observed > coalesce(r.confirmed_at, r.created_at) THEN $observed "
+                f"ELSE coalesce(r.confirmed_at, r.created_at) END, "
                 f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
                 {**params, "id": before["id"], "confidence": reinforce(before["confidence"], fact.confidence),
                  "source": fact.source.value if stronger else before["source"]}).single()
@@ -153,7 +165,8 @@ class ProfileGraph:
         record = tx.run(
             f"MATCH (u:User {{uid: $uid}}), (o:{label} {{key: $key}}) "
             f"CREATE (u)-[r:{rel} {{id: $id, confidence: $confidence, source: $source, created_at: $now, "
-            f"updated_at: $now, valid_from: $valid_from, valid_to: $valid_to, message_ids: $mids, tags: $tags, "
+            f"updated_at: $now, confirmed_at: $observed, valid_from: $valid_from, valid_to: $valid_to, "
+            f"message_ids: $mids, tags: $tags, "
             f"weight: $weight, sensitive: $sensitive, sealed: $sealed, counter_evidence: []}}]->(o) {_ITEM}",
             {**params, "id": new_id, "confidence": fact.confidence, "source": fact.source.value,
              "valid_to": params["valid_from"] if outweighed else None, "tags": tags, "weight": fact.weight,

@@ -14,9 +14,10 @@ class RecallRecipe:
     shared one (a warm Lambda would carry the change into the next request)."""
 
     name: str
+    fusion: str = "convex"          # "convex": weighted sum of cosine and max-normalised BM25; "rrf"
     candidates: int = 40            # per retriever, before fusion
-    dense_weight: float = 1.0
-    lexical_weight: float = 1.0
+    dense_weight: float = 0.6
+    lexical_weight: float = 0.4
     recency_weight: float = 0.3     # only for "last time"/"recently" questions
     window_boost: float = 0.5       # events inside a date the question names
     guard_threshold: float = 0.5    # relevance an item needs to count as a record
@@ -28,8 +29,20 @@ class RecallRecipe:
         return dict(self.layer_weights).get(layer, 1.0)
 
 
-HYBRID_RRF = RecallRecipe(name="hybrid_rrf")
-DENSE_ONLY = RecallRecipe(name="dense_only", lexical_weight=0.0)
+HYBRID = RecallRecipe(name="hybrid")
+HYBRID_RRF = RecallRecipe(name="hybrid_rrf", fusion="rrf", dense_weight=1.0, lexical_weight=1.0)
+DENSE_ONLY = RecallRecipe(name="dense_only", dense_weight=1.0, lexical_weight=0.0)
+
+
+def convex_scores(dense: dict[str, float], lexical: dict[str, float], dense_weight: float,
+                  lexical_weight: float) -> dict[str, float]:
+    """Weighted sum of cosine similarity and BM25 divided by the query's best BM25. An id only
+    one retriever found takes the other's floor (the lowest cosine seen, or no lexical match)."""
+    floor = min(dense.values()) if dense else 0.0
+    top = max(lexical.values()) if lexical else 1.0
+    total = dense_weight + lexical_weight
+    return {i: (dense_weight * dense.get(i, floor) + lexical_weight * lexical.get(i, 0.0) / top) / total
+            for i in dense.keys() | lexical.keys()}
 
 
 def reciprocal_rank_fusion(rankings: Iterable[tuple[Sequence[str], float]], k: int = RRF_K) -> dict[str, float]:
@@ -67,21 +80,23 @@ class RecallItem:
 
 
 def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) -> list[RecallItem]:
-    """Weight each layer, order by score, and drop an item whose every source message is already
-    covered by a better-ranked item (the same memory seen by two layers)."""
+    """Weight each layer, order by score, and drop repeats: the same memory twice, or an item of a
+    layer whose source messages a better-ranked item of that layer already covers. Across layers
+    the same message may stand behind different memories (an event and the belief read from it)."""
     pool = [item for name, items in layers.items() for item in items]
     for item in pool:
         item.score *= recipe.layer_weight(item.layer)
     pool.sort(key=lambda i: i.score, reverse=True)
     seen_ids: set[str] = set()
-    covered: set[str] = set()
+    covered: dict[str, set[str]] = {}
     out = []
     for item in pool:
         mids = set(item.provenance.get("message_ids") or [])
-        if item.memory_id in seen_ids or (mids and mids <= covered):
+        layer_covered = covered.setdefault(item.layer, set())
+        if item.memory_id in seen_ids or (mids and mids <= layer_covered):
             continue
         seen_ids.add(item.memory_id)
-        covered |= mids
+        layer_covered |= mids
         out.append(item)
         if len(out) >= limit:
             break

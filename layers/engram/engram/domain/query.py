@@ -22,12 +22,13 @@ _TEMPORAL = re.compile(
     r"november|december|\d{4}))\b|什么时候|哪天|几号|多久|上次|最近|昨天|上周|上个月|去年",
     re.IGNORECASE,
 )
-_HISTORY = re.compile(r"\b(?:used to|previously|formerly|history|in the past|before)\b|以前|曾经|过去", re.I)
+_HISTORY = re.compile(r"\b(?:used? to|previously|formerly|history|in the past|before)\b|以前|曾经|过去", re.I)
 _VERBATIM = re.compile(r"\b(?:exactly|verbatim|word for word|exact words|quote)\b|原话|原文|一字不差", re.I)
 _RECENCY = re.compile(r"\b(?:last time|recently|latest|most recent)\b|上次|最近|最新", re.I)
 _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re.I)
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
-              "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about"}
+              "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
+              "use", "used"}
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+|[\u4e00-\u9fff]")
 _PREDICATE_HINTS: dict[str, Predicate] = {
     "allerg": Predicate.ALLERGIC_TO, "过敏": Predicate.ALLERGIC_TO, "name": Predicate.HAS_NAME,

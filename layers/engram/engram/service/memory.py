@@ -87,7 +87,7 @@ def profile_item_view(item: dict, now: datetime) -> dict:
     """A graph edge in the same shape as a recall item."""
     predicate = Predicate(item["predicate"])
     spec = PREDICATES[predicate]
-    decayed = decay_confidence(item["confidence"], item["updated_at"], now, spec.decay_class)
+    decayed = decay_confidence(item["confidence"], item["confirmed_at"], now, spec.decay_class)
     return {
         "memory_id": item["id"], "layer": "profile", "type": predicate.value,
         "text": f"{predicate.value.replace('_', ' ')}: {item['object']}", "object": item["object"],
@@ -122,9 +122,9 @@ def correct_profile_item(stores: Stores, scope: Scope, item_id: str, body: dict)
         stores.graph.update_item(scope, item_id, {"valid_to": now, "closed_by": "human"})
         _, _, after = stores.graph.upsert_fact(scope, Fact(
             predicate=Predicate(before["predicate"]), object=new_object.strip(), confidence=confidence,
-            source=TrustSource.HUMAN, message_ids=tuple(before["message_ids"]), valid_from=now))
+            source=TrustSource.HUMAN, message_ids=tuple(before["message_ids"]), valid_from=now, observed_at=now))
     else:
-        _, after = stores.graph.update_item(scope, item_id, {"confidence": clamp(confidence),
+        _, after = stores.graph.update_item(scope, item_id, {"confidence": clamp(confidence), "confirmed_at": now,
                                                              "source": TrustSource.HUMAN.value})
     stores.audit.append(scope, [AuditEntry("human", "correct", "graph", after["id"], TrustSource.HUMAN.value,
                                            after["confidence"], _plain(before), _plain(after))])

@@ -20,7 +20,7 @@ from ..adapters import embedder
 from ..adapters.session_store import SessionRef
 from ..config import get_settings
 from ..domain.cleaning import parse_timestamp, validate_id
-from ..domain.fusion import HYBRID_RRF, NO_RECORD_BLOCK, RecallRecipe, context_block, fuse, has_record
+from ..domain.fusion import HYBRID, NO_RECORD_BLOCK, RecallRecipe, context_block, fuse, has_record
 from ..domain.model import Scope
 from ..domain.query import analyse, expand_with_session
 from ..errors import ValidationFailed
@@ -30,16 +30,36 @@ from .stores import Stores
 metrics = Metrics(namespace="Engram", service="engram-recall")
 # Circuit breaker per step: after a failure or a missed deadline the step is skipped for a
 # while, so a dead store costs one timeout, not a thread per request stuck on a connect.
+# A store error opens it at once; missed deadlines only when several come in a row (one slow
+# request is noise, three are a pattern).
 BREAKER_OPEN_S = 5.0
+TIMEOUTS_TO_OPEN = 3
 _open_until: dict[str, float] = {}
+_timeouts_in_a_row: dict[str, int] = {}
 
 
 def _breaker_open(step: str) -> bool:
     return _open_until.get(step, 0.0) > time.monotonic()
 
 
-def _trip(step: str) -> None:
+def _record(step: str, outcome: str) -> None:
+    if outcome == "ok":
+        _timeouts_in_a_row[step] = 0
+        return
+    if outcome == "timeout":
+        _timeouts_in_a_row[step] = _timeouts_in_a_row.get(step, 0) + 1
+        if _timeouts_in_a_row[step] < TIMEOUTS_TO_OPEN:
+            return
+    _timeouts_in_a_row[step] = 0
     _open_until[step] = time.monotonic() + BREAKER_OPEN_S
+
+
+@cache
+def _prepare(stores: Stores) -> None:
+    """Once per process and outside every deadline: schema, indexes, model."""
+    embedder.ensure_loaded()
+    stores.episodes.ensure_index()
+    stores.graph.ensure_constraints()
 
 
 @cache
@@ -72,13 +92,16 @@ def _parse_request(body: dict) -> tuple[str, int, SessionRef | None, datetime, s
     return query.strip(), k, body.get("session_id"), now, body.get("device_id")
 
 
-def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: RecallRecipe = HYBRID_RRF) -> dict:
+def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: RecallRecipe = HYBRID) -> dict:
     scope = Scope(tenant, validate_id(user_id, "user_id"))
     query, k, session_id, now, device_id = _parse_request(body)
     ref = None
     if session_id is not None or device_id is not None:
         ref = SessionRef(scope, validate_id(device_id, "device_id"), validate_id(session_id, "session_id"))
-    embedder.ensure_loaded()  # a cold start pays for the model once, outside every step's deadline
+    try:
+        _prepare(stores)
+    except Exception:  # noqa: BLE001 - a store down at cold start: its step will degrade below
+        pass
     deadlines = get_settings().recall_deadlines_ms
     timings: dict[str, float] = {}
     degraded: list[str] = []
@@ -88,12 +111,14 @@ def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: Recall
 
     def settle(name, future, timeout, default):
         try:
-            return future.result(timeout=max(timeout, 0.001))
+            result = future.result(timeout=max(timeout, 0.001))
+            _record(name, "ok")
+            return result
         except FutureTimeout:
             timings.setdefault(name, float(deadlines[name]))
+            _record(name, "timeout")
         except Exception:  # noqa: BLE001 - a failing layer degrades the answer, never breaks it
-            pass
-        _trip(name)
+            _record(name, "error")
         degraded.append(name)
         return default
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from ..adapters import embedder
 from ..adapters.session_store import SessionRef
 from ..domain.decay import decay_confidence, needs_confirmation
-from ..domain.fusion import RecallItem, RecallRecipe, reciprocal_rank_fusion
+from ..domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
 from ..domain.model import PREDICATES, Predicate, Scope
 from ..domain.query import QueryIntent, lexical_overlap
 from .stores import Stores
@@ -71,16 +71,20 @@ def profile_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetim
     for edge in stores.graph.items(scope, include_history=intent.wants_history, limit=50):
         predicate = Predicate(edge["predicate"])
         text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
-        relevance = max(lexical_overlap(intent.terms, text), 1.0 if predicate in intent.predicates else 0.0)
+        asked_for = predicate in intent.predicates
+        # "What am I allergic to?" asks for a kind of belief; "Do I like jazz?" for one object.
+        relevance = 1.0 if asked_for and not intent.terms else lexical_overlap(intent.terms, text)
+        if relevance > 0 and asked_for:
+            relevance = min(1.0, relevance + 0.25)
         if relevance == 0:
             continue
-        decayed = decay_confidence(edge["confidence"], edge["updated_at"], now, PREDICATES[predicate].decay_class)
+        decayed = decay_confidence(edge["confidence"], edge["confirmed_at"], now, PREDICATES[predicate].decay_class)
         items.append(RecallItem(
             memory_id=edge["id"], layer="profile", type=predicate.value, text=text, confidence=edge["confidence"],
             decayed_confidence=decayed, trust_source=edge["source"], needs_confirmation=needs_confirmation(decayed),
             valid_from=_iso(edge["valid_from"]), valid_to=_iso(edge["valid_to"]),
-            score=relevance * max(decayed, 0.1) * (edge.get("weight") or 1.0), relevance=relevance,
-            provenance={"message_ids": edge["message_ids"], "ts": _iso(edge["updated_at"])}))
+            score=relevance * (0.5 + 0.5 * decayed) * (edge.get("weight") or 1.0), relevance=relevance,
+            provenance={"message_ids": edge["message_ids"], "ts": _iso(edge["confirmed_at"])}))
     return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
 
 
@@ -97,18 +101,24 @@ def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: dateti
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
     docs = {d["event_id"]: d for d in lexical + dense}
     cosine = {d["event_id"]: 2 * d["_score"] - 1 for d in dense}
-    scores = reciprocal_rank_fusion([([d["event_id"] for d in dense], recipe.dense_weight),
-                                     ([d["event_id"] for d in lexical], recipe.lexical_weight)])
-    best = (recipe.dense_weight + recipe.lexical_weight) / 61
+    if recipe.fusion == "rrf":
+        best = (recipe.dense_weight + recipe.lexical_weight) / (RRF_K + 1)
+        scores = {i: v / best for i, v in reciprocal_rank_fusion(
+            [([d["event_id"] for d in dense], recipe.dense_weight),
+             ([d["event_id"] for d in lexical], recipe.lexical_weight)]).items()}
+    else:
+        scores = convex_scores(cosine, {d["event_id"]: d["_score"] for d in lexical}, recipe.dense_weight,
+                               recipe.lexical_weight)
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     items = []
     for event_id, doc in docs.items():
-        score = scores.get(event_id, 0.0) / best
+        score = scores.get(event_id, 0.0)
         when = _parse(doc.get("occurred_at") or doc["ts"])
+        # Time shapes the order among relevant events; it never lifts an irrelevant one.
         if intent.window and intent.window[0] <= when <= intent.window[1]:
-            score += recipe.window_boost
+            score *= 1 + recipe.window_boost
         if intent.recency:
-            score += recipe.recency_weight / (1 + by_recency.index(event_id))
+            score *= 1 + recipe.recency_weight / (1 + by_recency.index(event_id))
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
         text = doc.get("text") or doc.get("summary") or f"({doc['type']} event)"
         decay_class = _EPISODE_DECAY.get(doc["type"])

@@ -130,7 +130,8 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
             for fact in (f for f in item.facts if f.is_fact):
                 action, before, after = stores.graph.upsert_fact(scope, Fact(
                     predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
-                    message_ids=(fact.message_id,), valid_from=fact.occurred_at, tags=fact.tags,
+                    message_ids=(fact.message_id,), valid_from=fact.occurred_at,
+                    observed_at=item.turn.client_ts, tags=fact.tags,
                     weight=fact.weight))
                 audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
                                         after["confidence"], before and _audit_view(before), _audit_view(after)))
