@@ -7,10 +7,17 @@ endpoints that ``up``/``deploy`` recorded in the run directory instead of guessi
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
 from local.stackctl.common import RUN_DIR
+
+# Behaviour, not speed, is under test here: on a loaded 2-core CI machine the production
+# deadlines (50-300 ms) would turn slow answers into degraded ones at random. Deadlines are
+# exercised on purpose in test_recall_degradation.py; speed is measured by the benchmarks.
+os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(
+    {"session": 2000, "tasks": 3000, "profile": 3000, "episodes": 5000, "archive": 5000}))
 
 
 @pytest.fixture(scope="session")

@@ -58,3 +58,13 @@ def test_opensearch_down_degrades_episodes_only(app_client, mia):
         answer = ask(app_client, mia)
         assert "episodes" in answer["degraded"] and "profile" not in answer["degraded"]
         assert any(i["layer"] == "profile" and "shellfish" in i["text"] for i in answer["items"])
+
+
+def test_a_step_past_its_deadline_is_skipped_and_named(app_client, mia, tenant_key):
+    from engram.service.stores import default_stores
+
+    tenant = tenant_key[0]
+    answer = recall_service.recall(default_stores(), tenant, "mia", {"query": "Am I allergic to anything?"},
+                                   deadlines_ms={"episodes": 0.001})
+    assert "episodes" in answer["degraded"] and answer["timings_ms"]["episodes"] == pytest.approx(0.001)
+    assert any(i["layer"] == "profile" for i in answer["items"])

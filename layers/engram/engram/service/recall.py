@@ -92,7 +92,8 @@ def _parse_request(body: dict) -> tuple[str, int, SessionRef | None, datetime, s
     return query.strip(), k, body.get("session_id"), now, body.get("device_id")
 
 
-def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: RecallRecipe = HYBRID) -> dict:
+def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: RecallRecipe = HYBRID,
+           deadlines_ms: dict[str, float] | None = None) -> dict:
     scope = Scope(tenant, validate_id(user_id, "user_id"))
     query, k, session_id, now, device_id = _parse_request(body)
     ref = None
@@ -102,7 +103,7 @@ def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: Recall
         _prepare(stores)
     except Exception:  # noqa: BLE001 - a store down at cold start: its step will degrade below
         pass
-    deadlines = get_settings().recall_deadlines_ms
+    deadlines = {**get_settings().recall_deadlines_ms, **(deadlines_ms or {})}
     timings: dict[str, float] = {}
     degraded: list[str] = []
     floor: dict[str, float] = {}
