@@ -17,6 +17,9 @@ def driver() -> neo4j.Driver:
         max_connection_pool_size=settings.neo4j_pool_max, connection_timeout=3,
         # Optional properties (sealed, counter_evidence) are absent on most edges by design.
         notifications_min_severity="OFF",
+        # Retrying a dead server for the default 30 s would hold a request thread hostage; the
+        # caller (recall's breaker, the client's retry of an ingest) decides what happens next.
+        max_transaction_retry_time=2.0,
     )
 
 
