@@ -109,11 +109,11 @@ def run_tests(pytest_args: list[str]) -> int:
     python = str(VENV_PYTHON)
     steps = [
         [python, "-m", "ruff", "check", "layers", "functions", "local", "tests"],
-        [python, "-m", "cfnlint", "template.yaml"],
+        [str(VENV_PYTHON.parent / "cfn-lint"), "template.yaml"],
         [python, "-m", "pytest", *(pytest_args or ["tests"])],
     ]
     for step in steps:
-        log(" ".join(step[2:]))
+        log(" ".join(step))
         code = subprocess.run(step, cwd=REPO).returncode
         if code != 0:
             return code
@@ -132,9 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     p_status = sub.add_parser("status", help="health, URLs, credentials, memory")
     p_status.add_argument("--json", action="store_true")
     sub.add_parser("deploy", help="(re)deploy template.yaml onto the running LocalStack")
-    p_test = sub.add_parser("test", help="bring the stack up, then lint and run the test suite")
-    p_test.add_argument("pytest_args", nargs=argparse.REMAINDER, help="passed to pytest")
-    args = parser.parse_args(argv)
+    sub.add_parser("test", help="bring the stack up, then lint and run the test suite; "
+                                "further arguments go to pytest")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "test":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
 
     try:
         if args.command == "up":
@@ -159,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
                 shutil.rmtree(RUN_DIR, ignore_errors=True)
             return 0
         if args.command == "test":
-            return run_tests(args.pytest_args)
+            return run_tests(extra)
         if args.command == "deploy":
             from .deploy import deploy
             state = deploy()

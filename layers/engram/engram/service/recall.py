@@ -57,7 +57,7 @@ def _record(step: str, outcome: str) -> None:
 @cache
 def _prepare(stores: Stores) -> None:
     """Once per process and outside every deadline: schema, indexes, model."""
-    embedder.ensure_loaded()
+    embedder.embed(["warm-up"])  # the first inference after loading is several times slower
     stores.episodes.ensure_index()
     stores.graph.ensure_constraints()
 
