@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import statistics
 import sys
@@ -194,8 +193,6 @@ def print_table(result: dict, ks: list[int]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # Thousands of recalls: CloudWatch EMF lines on stdout would drown the table.
-    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
     parser = argparse.ArgumentParser(prog="python -m engram.bench.locomo", description=__doc__.split("\n")[0])
     parser.add_argument("--data", required=True)
     parser.add_argument("--k", type=int, nargs="+", default=[5, 10, 20])

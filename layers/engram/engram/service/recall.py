@@ -6,6 +6,7 @@ Every step has its own deadline. A step that misses it, or whose store is down, 
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -185,6 +186,10 @@ def recall(stores: Stores, tenant: str, user_id: str, body: dict, recipe: Recall
 
 
 def _emit_metrics(timings: dict, no_record: bool, session_hit: bool) -> None:
+    # EMF lines are shipped by Lambda's log pipeline and flushed by the handler's log_metrics;
+    # anywhere else (uvicorn, benchmarks) they would only pile up and spill onto stdout.
+    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
     metrics.add_metric(name="RecallSuccess", unit=MetricUnit.Count, value=0 if no_record else 1)
     metrics.add_metric(name="RecallRequests", unit=MetricUnit.Count, value=1)
     metrics.add_metric(name="SessionContextHit", unit=MetricUnit.Count, value=1 if session_hit else 0)
