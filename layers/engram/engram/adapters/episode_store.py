@@ -78,10 +78,14 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
 
     @staticmethod
-    def scope_filter(scope: Scope, *, live_only: bool = True) -> list[dict]:
+    def scope_filter(scope: Scope, tier: str = "retrievable") -> list[dict]:
+        """The user's events in a tier: ``hot`` (counted against the per-user cap), ``retrievable``
+        (hot plus events evicted by the cap, which stay searchable until the archive job has
+        moved them to S3), or ``all`` (archived ones too: export, erasure)."""
         clauses = [{"term": {"tenant": scope.tenant}}, {"term": {"user_id": scope.user_id}}]
-        if live_only:
-            clauses += [{"bool": {"must_not": [{"term": {"evicted": True}}, {"term": {"archived": True}}]}}]
+        hidden = {"hot": ["evicted", "archived"], "retrievable": ["archived"], "all": []}[tier]
+        if hidden:
+            clauses.append({"bool": {"must_not": [{"term": {flag: True}} for flag in hidden]}})
         return clauses
 
     def put(self, scope: Scope, docs: list[dict], *, refresh: bool = True) -> None:
@@ -92,14 +96,16 @@ class EpisodeStore:
         actions = [{"_op_type": "index", "_index": self.index, "_id": d["event_id"], "_routing": scope.key,
                     "_source": {**d, "tenant": scope.tenant, "user_id": scope.user_id}} for d in docs]
         try:
-            helpers.bulk(self.client, actions, refresh="wait_for" if refresh else False)
+            # refresh=true refreshes the one shard the user's routing hits, now: a recall right
+            # after an ingest sees it, without waiting up to refresh_interval as wait_for would.
+            helpers.bulk(self.client, actions, refresh="true" if refresh else "false")
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
 
     def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
         try:
             self.client.update(index=self.index, id=event_id, routing=scope.key, body={"doc": fields},
-                               refresh="wait_for" if refresh else "false")
+                               refresh="true" if refresh else "false")
         except NotFoundError:
             return
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -115,11 +121,11 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
         return doc if doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id else None
 
-    def search(self, scope: Scope, query: dict, size: int, *, live_only: bool = True,
+    def search(self, scope: Scope, query: dict, size: int, *, tier: str = "retrievable",
                exclude_vector: bool = True, timeout_s: float | None = None) -> list[dict]:
         """Run ``query`` inside the user's scope; returns hits as ``{**source, "_score"}``."""
         self.ensure_index()
-        body = {"size": size, "query": {"bool": {"filter": self.scope_filter(scope, live_only=live_only),
+        body = {"size": size, "query": {"bool": {"filter": self.scope_filter(scope, tier),
                                                  "must": [query]}}}
         if exclude_vector:
             body["_source"] = {"excludes": ["vector"]}
@@ -130,25 +136,26 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
         return [{**h["_source"], "_score": h["_score"]} for h in result["hits"]["hits"]]
 
-    def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None) -> dict:
+    def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None,
+                  tier: str = "retrievable") -> dict:
         # Efficient filtered k-NN: the scope filter is applied inside the HNSW search.
-        knn_filter = {"bool": {"filter": self.scope_filter(scope) + (extra_filters or [])}}
+        knn_filter = {"bool": {"filter": self.scope_filter(scope, tier) + (extra_filters or [])}}
         return {"size": k, "_source": {"excludes": ["vector"]},
                 "query": {"knn": {"vector": {"vector": vector, "k": k, "filter": knn_filter}}}}
 
     def knn(self, scope: Scope, vector: list[float], k: int, *, extra_filters: list[dict] | None = None,
-            timeout_s: float | None = None) -> list[dict]:
-        return self.knn_many(scope, [(vector, extra_filters)], k, timeout_s=timeout_s)[0]
+            tier: str = "retrievable", timeout_s: float | None = None) -> list[dict]:
+        return self.knn_many(scope, [(vector, extra_filters)], k, tier=tier, timeout_s=timeout_s)[0]
 
     def knn_many(self, scope: Scope, queries: list[tuple[list[float], list[dict] | None]], k: int, *,
-                 timeout_s: float | None = None) -> list[list[dict]]:
+                 tier: str = "retrievable", timeout_s: float | None = None) -> list[list[dict]]:
         """Several k-NN searches in one round trip (``_msearch``)."""
         if not queries:
             return []
         self.ensure_index()
         lines: list[dict] = []
         for vector, extra in queries:
-            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, k, extra)]
+            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, k, extra, tier)]
         try:
             result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -183,9 +190,9 @@ class EpisodeStore:
             hits.append([{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]])
         return (hits[1] if vector is not None else []), hits[0]
 
-    def count(self, scope: Scope, *, live_only: bool = True) -> int:
+    def count(self, scope: Scope, *, tier: str = "hot") -> int:
         self.ensure_index()
-        body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=live_only)}}}
+        body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}
         try:
             return self.client.count(index=self.index, body=body, routing=scope.key)["count"]
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -194,24 +201,24 @@ class EpisodeStore:
     def evict_over_cap(self, scope: Scope, cap: int) -> list[str]:
         """Keep the user's ``cap`` strongest live events; the rest are marked evicted (they leave
         retrieval and wait for the archive job, which deletes them once archived)."""
-        live = self.count(scope)
+        live = self.count(scope, tier="hot")
         if live <= cap:
             return []
         body = {"size": live - cap, "_source": ["event_id"],
-                "query": {"bool": {"filter": self.scope_filter(scope)}},
+                "query": {"bool": {"filter": self.scope_filter(scope, "hot")}},
                 "sort": [{"weight": "asc"}, {"confidence": "asc"}, {"ts": "asc"}]}
         hits = self.client.search(index=self.index, body=body, routing=scope.key)["hits"]["hits"]
         ids = [h["_id"] for h in hits]
         now = datetime.now(UTC).isoformat()
         actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": scope.key,
                     "doc": {"evicted": True, "updated_at": now}} for i in ids]
-        helpers.bulk(self.client, actions, refresh="wait_for")
+        helpers.bulk(self.client, actions, refresh="true")
         return ids
 
     def all_for_user(self, scope: Scope) -> list[dict]:
         """Every event of the user, evicted and archived included (export, erasure checks)."""
         self.ensure_index()
-        query = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=False)}},
+        query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}},
                  "_source": {"excludes": ["vector"]}, "sort": [{"ts": "asc"}]}
         return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
                                                    preserve_order=True)]
@@ -221,7 +228,7 @@ class EpisodeStore:
 
     def delete_matching(self, scope: Scope, filters: list[dict]) -> int:
         self.ensure_index()
-        body = {"query": {"bool": {"filter": self.scope_filter(scope, live_only=False) + filters}}}
+        body = {"query": {"bool": {"filter": self.scope_filter(scope, "all") + filters}}}
         try:
             result = self.client.delete_by_query(index=self.index, body=body, routing=scope.key, refresh=True,
                                                  conflicts="proceed")

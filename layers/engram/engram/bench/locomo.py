@@ -146,7 +146,7 @@ def run(data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
             t1 = time.perf_counter()
             vector = embedder.embed([qa["question"]])[0]
             t2 = time.perf_counter()
-            dense = episodes.knn(scope, vector, top)
+            dense = episodes.knn(scope, vector, top, tier="all")
             t3 = time.perf_counter()
             floor_embed.append((t2 - t1) * 1000)
             floor_knn.append((t3 - t2) * 1000)

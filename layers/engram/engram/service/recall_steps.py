@@ -14,6 +14,8 @@ from ..domain.model import PREDICATES, Predicate, Scope
 from ..domain.query import QueryIntent, lexical_overlap
 from .stores import Stores
 
+# Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
+COLD_TIER_FACTOR = 0.9
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
 
@@ -120,6 +122,8 @@ def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: dateti
         if intent.recency:
             score *= 1 + recipe.recency_weight / (1 + by_recency.index(event_id))
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
+        if doc.get("evicted"):
+            score *= COLD_TIER_FACTOR
         text = doc.get("text") or doc.get("summary") or f"({doc['type']} event)"
         decay_class = _EPISODE_DECAY.get(doc["type"])
         decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
