@@ -31,6 +31,8 @@ def index_body(dimension: int) -> dict:
                 "tenant": {"type": "keyword"}, "user_id": {"type": "keyword"},
                 "event_id": {"type": "keyword"}, "type": {"type": "keyword"},
                 "summary": _TEXT, "text": _TEXT, "keywords": {"type": "keyword"},
+                # The turn before this one in its session: what a short answer is an answer to.
+                "context": _TEXT,
                 "raw_sha256": {"type": "keyword"}, "message_ids": {"type": "keyword"},
                 "session_id": {"type": "keyword"}, "device_id": {"type": "keyword"},
                 "ts": {"type": "date"}, "occurred_at": {"type": "date"},
@@ -49,12 +51,16 @@ def index_body(dimension: int) -> dict:
 
 @cache
 def _ensure_index(client: OpenSearch, index: str, dimension: int) -> None:
+    body = index_body(dimension)
     if not client.indices.exists(index=index):
         try:
-            client.indices.create(index=index, body=index_body(dimension))
+            client.indices.create(index=index, body=body)
+            return
         except TransportError as exc:  # a concurrent cold start created it first
             if "resource_already_exists_exception" not in str(exc):
                 raise
+    # Fields added since the index was created (adding fields is the one mapping change allowed).
+    client.indices.put_mapping(index=index, body={"properties": body["mappings"]["properties"]})
 
 
 def _unavailable(exc: Exception) -> StoreUnavailable:
@@ -174,7 +180,8 @@ class EpisodeStore:
         filters = self.scope_filter(scope) + (extra_filters or [])
         lexical = {"size": size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
             "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
-                                          {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}}],
+                                          {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
+                                          {"match": {"context": {"query": text, "boost": 0.3}}}],
             "minimum_should_match": 1}}}
         lines: list[dict] = [{"index": self.index, "routing": scope.key}, lexical]
         if vector is not None:

@@ -15,7 +15,7 @@ class RecallRecipe:
 
     name: str
     fusion: str = "convex"          # "convex": weighted sum of cosine and max-normalised BM25; "rrf"
-    candidates: int = 40            # per retriever, before fusion
+    candidates: int = 60            # per retriever, before fusion
     dense_weight: float = 0.6
     lexical_weight: float = 0.4
     recency_weight: float = 0.3     # only for "last time"/"recently" questions

@@ -23,6 +23,7 @@ from .stores import Stores
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
 MERGE_SCORE = 0.975
+CONTEXT_CHARS = 300
 
 
 def _digest(*parts: str, size: int = 24) -> str:
@@ -41,12 +42,13 @@ def _iso(ts: datetime) -> str:
     return ts.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool) -> dict:
+def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context: str) -> dict:
     event, turn = item.event, item.turn
     return {
         "event_id": event_id(batch.scope, turn.message_id), "type": event.type.value,
         # Child mode: the event's type and time only, never what the child said.
         "summary": "" if child else event.summary, "text": "" if child else turn.content,
+        "context": "" if child else context,
         "keywords": [] if child else list(event.keywords), "raw_sha256": turn.raw_sha256,
         "message_ids": [turn.message_id], "session_id": batch.session_id, "device_id": batch.device_id,
         "ts": _iso(turn.client_ts), "occurred_at": _iso(event.occurred_at or turn.client_ts),
@@ -54,6 +56,17 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool) -> dict:
         "tags": list(event.tags), "sensitive": event.sensitive and not child, "evicted": False, "archived": False,
         "merged_count": 1, "updated_at": _iso(datetime.now(UTC)),
     }
+
+
+def _previous_turns(stores: Stores, ref: SessionRef, turns: list) -> dict[str, str]:
+    """For each turn, the text of the turn before it in the session (this batch or earlier)."""
+    earlier = [t for t in stores.sessions.get(ref)["turns"] if t["client_ts"] < _iso(turns[0].client_ts)]
+    previous = earlier[-1]["content"] if earlier else ""
+    out = {}
+    for turn in turns:
+        out[turn.message_id] = previous[:CONTEXT_CHARS]
+        previous = turn.content
+    return out
 
 
 def _merge_similar(stores: Stores, scope: Scope, docs: list[dict]) -> tuple[list[dict], dict, list[AuditEntry]]:
@@ -88,14 +101,18 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
         stores.users.ensure(scope)
     child = state.child_mode
     turns = [item.turn for item in batch.items]
+    ref = SessionRef(scope, batch.device_id, batch.session_id)
     stores.turns.append(scope, batch.session_id, batch.device_id, turns, keep_content=not child)
-    stores.sessions.append_turns(SessionRef(scope, batch.device_id, batch.session_id), turns)
+    context = _previous_turns(stores, ref, turns)
+    stores.sessions.append_turns(ref, turns)
 
     extracted, audit = [], []
     items = [item for item in batch.items if item.event is not None]
-    docs = [_event_doc(batch, item, child) for item in items]
+    docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, "")) for item in items]
     if not child:
-        for doc, vector in zip(docs, embedder.embed([d["text"] for d in docs]), strict=True):
+        # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
+        texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in docs]
+        for doc, vector in zip(docs, embedder.embed(texts), strict=True):
             doc["vector"] = vector
     to_index, merged_into, merge_audit = _merge_similar(stores, scope, docs)
     stores.episodes.put(scope, to_index)
