@@ -16,6 +16,10 @@ from local.stackctl.common import RUN_DIR
 # Behaviour, not speed, is under test here: on a loaded 2-core CI machine the production
 # deadlines (50-300 ms) would turn slow answers into degraded ones at random. Deadlines are
 # exercised on purpose in test_recall_degradation.py; speed is measured by the benchmarks.
+# In-process code reaches AWS services (KMS, S3, Step Functions) on the local LocalStack.
+for _name, _value in (("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), ("AWS_ACCESS_KEY_ID", "test"),
+                      ("AWS_SECRET_ACCESS_KEY", "test")):
+    os.environ.setdefault(_name, _value)
 os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(
     {"session": 2000, "tasks": 3000, "profile": 3000, "episodes": 5000, "archive": 5000}))
 

@@ -22,6 +22,10 @@ class Settings(BaseSettings):
     opensearch_url: str = "http://127.0.0.1:9200"
     archive_bucket: str = "engram-archive"
     kms_key_id: str = "alias/engram-data"
+    # Plaintext data keys stay in process memory this long: an erased user's key may outlive the
+    # shred in a warm process by at most this much (see adapters.key_store).
+    key_cache_ttl_s: float = Field(300.0, ge=0)
+    key_cache_max: int = Field(1024, ge=1)
     # None means the SDK's own resolution (AWS_ENDPOINT_URL, then the real AWS endpoints).
     aws_endpoint_url: str | None = None
     aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")

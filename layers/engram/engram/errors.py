@@ -52,3 +52,30 @@ class StoreUnavailable(EngramError):
     """A store needed for this operation did not answer; transient, safe to retry."""
 
     status, code = 503, "store_unavailable"
+
+
+class DecryptionFailed(EngramError):
+    """A ciphertext did not authenticate (tampered, truncated, or bound to another owner)."""
+
+    status, code = 500, "decryption_failed"
+
+
+class KeyDestroyed(EngramError):
+    """The data key that sealed a value is gone (crypto-shredded by an erasure): the value is
+    unreadable for good. Readers show a redaction instead of failing."""
+
+    status, code = 410, "key_destroyed"
+
+
+# --- archival (issue 6): these names are the archive state machine's Retry/Catch contract ----
+
+class ArchiveVerificationFailed(EngramError):
+    """An archived object does not match its manifest (checksum, rows or schema): never retried."""
+
+    status, code = 500, "archive_verification_failed"
+
+
+class ArchiveNotVerified(EngramError):
+    """Retention was asked to drop data of a day that has no verified archive."""
+
+    status, code = 409, "archive_not_verified"

@@ -111,3 +111,16 @@ END $$;
 DROP TRIGGER IF EXISTS audit_log_append_only ON audit_log;
 CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON audit_log
     FOR EACH ROW EXECUTE FUNCTION audit_log_guard();
+
+-- Envelope encryption (adapters/key_store.py): one data key per user, stored only wrapped by KMS.
+-- Deleting the row is crypto-shredding: whatever the key sealed (WORM archive copies, backups)
+-- can no longer be opened. key_id is also written into every ciphertext the key seals.
+CREATE TABLE IF NOT EXISTS user_keys (
+    tenant     text NOT NULL,
+    user_id    text NOT NULL,
+    key_id     text NOT NULL,
+    wrapped    bytea NOT NULL,
+    kms_key    text NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant, user_id)
+);
