@@ -4,11 +4,13 @@ import pytest
 
 from engram.adapters.audit_log import AuditLog
 from engram.adapters.episode_store import EpisodeStore
+from engram.adapters.key_store import KeyStore
 from engram.adapters.profile_graph import ProfileGraph
 from engram.adapters.session_store import SessionRef, SessionStore
 from engram.adapters.task_store import TaskStore
 from engram.adapters.turn_log import TurnLog
 from engram.domain.model import Scope
+from engram.service.privacy import reveal_items
 
 pytestmark = pytest.mark.stack
 
@@ -61,7 +63,8 @@ def test_two_sessions_two_devices_reach_every_store(app_client, alice):
     [task] = TaskStore().latest(scope, open_only=True)
     assert task["status"] == "CREATED" and task["metadata"]["message_ids"] == ["b3"]
     # Graph: edges with confidence, source and valid times, shared by both devices.
-    items = {(i["predicate"], i["object"]): i for i in ProfileGraph().items(scope)}
+    # Sensitive objects (health, relations) are sealed in Neo4j; revealed with the user's key.
+    items = {(i["predicate"], i["object"]): i for i in reveal_items(KeyStore(), scope, ProfileGraph().items(scope))}
     assert {("has_name", "Alice Chen"), ("allergic_to", "peanuts"), ("has_child", "Tom"),
             ("has_preference", "喝绿茶"), ("dislikes", "coffee")} <= set(items)
     edge = items[("allergic_to", "peanuts")]

@@ -14,6 +14,7 @@ from ..domain.model import PREDICATES, EventType, Predicate, Scope, TrustSource
 from ..domain.tasks import TaskStatus
 from ..domain.trust import clamp, smooth_feedback
 from ..errors import Conflict, NotFound, ValidationFailed
+from .privacy import protect_fact, reveal_item, reveal_items
 from .stores import Stores
 
 
@@ -103,14 +104,16 @@ def profile_item_view(item: dict, now: datetime) -> dict:
 
 def profile(stores: Stores, scope: Scope, include_history: bool = False) -> dict:
     now = datetime.now(UTC)
-    return {"items": [profile_item_view(i, now) for i in stores.graph.items(scope, include_history=include_history)]}
+    items = reveal_items(stores.keys, scope, stores.graph.items(scope, include_history=include_history))
+    return {"items": [profile_item_view(i, now) for i in items]}
 
 
 def correct_profile_item(stores: Stores, scope: Scope, item_id: str, body: dict) -> dict:
     """A person's correction: source becomes ``human``. A new object closes the old edge and
     opens a corrected one, so the history shows what was believed before."""
     _writable(stores, scope)
-    before = stores.graph.item(scope, item_id)
+    stored = stores.graph.item(scope, item_id)
+    before = reveal_item(stores.keys, scope, stored)
     confidence = body.get("confidence", 1.0)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0.1 <= confidence <= 1.0:
         raise ValidationFailed("confidence must be a number between 0.1 and 1.0", field="confidence")
@@ -120,15 +123,16 @@ def correct_profile_item(stores: Stores, scope: Scope, item_id: str, body: dict)
     now = datetime.now(UTC)
     if new_object is not None and new_object.strip() != before["object"]:
         stores.graph.update_item(scope, item_id, {"valid_to": now, "closed_by": "human"})
-        _, _, after = stores.graph.upsert_fact(scope, Fact(
+        _, _, after = stores.graph.upsert_fact(scope, protect_fact(stores.keys, scope, Fact(
             predicate=Predicate(before["predicate"]), object=new_object.strip(), confidence=confidence,
-            source=TrustSource.HUMAN, message_ids=tuple(before["message_ids"]), valid_from=now, observed_at=now))
+            source=TrustSource.HUMAN, message_ids=tuple(before["message_ids"]), valid_from=now, observed_at=now)))
     else:
         _, after = stores.graph.update_item(scope, item_id, {"confidence": clamp(confidence), "confirmed_at": now,
                                                              "source": TrustSource.HUMAN.value})
+    # The audit keeps what the graph keeps: a sensitive object only as its placeholder.
     stores.audit.append(scope, [AuditEntry("human", "correct", "graph", after["id"], TrustSource.HUMAN.value,
-                                           after["confidence"], _plain(before), _plain(after))])
-    return profile_item_view(after, now)
+                                           after["confidence"], _plain(stored), _plain(after))])
+    return profile_item_view(reveal_item(stores.keys, scope, after), now)
 
 
 def delete_profile_item(stores: Stores, scope: Scope, item_id: str) -> dict:

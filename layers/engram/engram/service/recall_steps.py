@@ -12,6 +12,7 @@ from ..domain.decay import decay_confidence, needs_confirmation
 from ..domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
 from ..domain.model import PREDICATES, Predicate, Scope
 from ..domain.query import QueryIntent, lexical_overlap
+from .privacy import reveal_items, reveal_turn
 from .stores import Stores
 
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
@@ -70,7 +71,8 @@ def profile_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetim
                  limit: int = 10) -> list[RecallItem]:
     """Beliefs about the user with decayed confidence; closed edges only when history is asked."""
     items = []
-    for edge in stores.graph.items(scope, include_history=intent.wants_history, limit=50):
+    edges = reveal_items(stores.keys, scope, stores.graph.items(scope, include_history=intent.wants_history, limit=50))
+    for edge in edges:
         predicate = Predicate(edge["predicate"])
         text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
         asked_for = predicate in intent.predicates
@@ -145,6 +147,7 @@ def archive_step(stores: Stores, scope: Scope, hits: list[RecallItem]) -> list[R
     wanted = [m for item in hits for m in item.provenance.get("message_ids", [])][:20]
     items = []
     for turn in stores.turns.turns(scope, wanted) if wanted else []:
+        turn = reveal_turn(stores.keys, scope, turn)
         if turn["content"] is None:
             continue
         items.append(RecallItem(

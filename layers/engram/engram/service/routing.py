@@ -19,6 +19,7 @@ from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
 from ..errors import Conflict
 from .ingestion import ExtractedBatch, ExtractedTurn, clean, cleanse, extract
+from .privacy import protect_fact, seal_turns
 from .stores import Stores
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
@@ -102,7 +103,11 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
     child = state.child_mode
     turns = [item.turn for item in batch.items]
     ref = SessionRef(scope, batch.device_id, batch.session_id)
-    stores.turns.append(scope, batch.session_id, batch.device_id, turns, keep_content=not child)
+    # The raw text of a sensitive turn (health, relations) is kept for the archive sealed.
+    sensitive_ids = {item.turn.message_id for item in batch.items if item.event is not None and item.event.sensitive}
+    stores.turns.append(scope, batch.session_id, batch.device_id,
+                        seal_turns(stores.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
+                        else turns, keep_content=not child)
     context = _previous_turns(stores, ref, turns)
     stores.sessions.append_turns(ref, turns)
 
@@ -145,11 +150,11 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
     if state.long_term_consent and not child:
         for item in items:
             for fact in (f for f in item.facts if f.is_fact):
-                action, before, after = stores.graph.upsert_fact(scope, Fact(
+                action, before, after = stores.graph.upsert_fact(scope, protect_fact(stores.keys, scope, Fact(
                     predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
                     message_ids=(fact.message_id,), valid_from=fact.occurred_at,
                     observed_at=item.turn.client_ts, tags=fact.tags,
-                    weight=fact.weight))
+                    weight=fact.weight)))
                 audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
                                         after["confidence"], before and _audit_view(before), _audit_view(after)))
                 extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from ..adapters.audit_log import AuditLog
 from ..adapters.episode_store import EpisodeStore
 from ..adapters.idempotency import IdempotencyStore
+from ..adapters.key_store import KeyStore
 from ..adapters.profile_graph import ProfileGraph
 from ..adapters.session_store import SessionStore
 from ..adapters.task_store import TaskStore
@@ -25,6 +26,8 @@ class Stores:
     users: UserRegistry
     turns: TurnLog
     idempotency: IdempotencyStore
+    # Per-user data keys (envelope encryption); one per process so its key cache is shared.
+    keys: KeyStore = field(default_factory=KeyStore)
 
 
 @cache

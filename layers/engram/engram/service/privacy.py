@@ -1,0 +1,64 @@
+"""Sensitive fields at rest: what is sealed with the user's data key, and how reads reveal it.
+
+Graph: an edge whose predicate is ``sensitive`` (health, relations) points at an object node
+named by a keyed placeholder (``crypto.blind_name``: stable per user and name, so reinforcement,
+functional closing and dedupe still work on node keys) and carries the real name sealed in
+``r.sealed``. Nobody reading Neo4j alone learns that Alice is allergic to peanuts or who her son is.
+Turn log: the raw text of a turn the extractor marked sensitive is stored sealed (``eg1:``), and
+the archive copies it as it is, so the archive needs no second pass.
+Reads reveal for the user; once the key is shredded they show ``REDACTED`` instead of failing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..adapters.key_store import KeyStore
+from ..adapters.profile_graph import Fact
+from ..domain import crypto
+from ..domain.model import PREDICATES, Scope, Turn
+from ..errors import DecryptionFailed, KeyDestroyed
+
+REDACTED = "[redacted: key destroyed]"
+GRAPH, TURN = "graph", "turn"
+
+
+def protect_fact(keys: KeyStore, scope: Scope, fact: Fact) -> Fact:
+    spec = PREDICATES[fact.predicate]
+    if not spec.sensitive:
+        return fact
+    return replace(fact, object=keys.blind(scope, spec.target.value, fact.object),
+                   sealed=keys.seal(scope, fact.object, GRAPH))
+
+
+def _open(keys: KeyStore, scope: Scope, token: str, purpose: str) -> tuple[str, bool]:
+    try:
+        return keys.open(scope, token, purpose), False
+    except (KeyDestroyed, DecryptionFailed):
+        return REDACTED, True
+
+
+def reveal_item(keys: KeyStore, scope: Scope, item: dict) -> dict:
+    """A graph item with its real object name (or the redaction), never the ciphertext."""
+    out = {k: v for k, v in item.items() if k != "sealed"}
+    if item.get("sealed"):
+        out["object"], redacted = _open(keys, scope, item["sealed"], GRAPH)
+        if redacted:
+            out["redacted"] = True
+    return out
+
+
+def reveal_items(keys: KeyStore, scope: Scope, items: list[dict]) -> list[dict]:
+    return [reveal_item(keys, scope, i) for i in items]
+
+
+def seal_turns(keys: KeyStore, scope: Scope, turns: list[Turn], sensitive_ids: set[str]) -> list[Turn]:
+    return [replace(t, content=keys.seal(scope, t.content, TURN)) if t.message_id in sensitive_ids else t
+            for t in turns]
+
+
+def reveal_turn(keys: KeyStore, scope: Scope, row: dict) -> dict:
+    if not crypto.is_sealed(row.get("content")):
+        return row
+    content, redacted = _open(keys, scope, row["content"], TURN)
+    return {**row, "content": content, "sealed": True, **({"redacted": True} if redacted else {})}
