@@ -39,6 +39,19 @@ class Settings(BaseSettings):
     # Per-step recall deadlines (SPEC: session 50, tasks 200, profile 150, episodes 300, archive 3000).
     recall_deadlines_ms: dict[str, int] = Field(default_factory=lambda: {
         "session": 50, "tasks": 200, "profile": 150, "episodes": 300, "archive": 3000})
+    # Nightly archival (issue 6): users are spread over N shards by a stable hash of tenant:user.
+    archive_shards: int = Field(4, ge=1, le=64)
+    # Object Lock retention written on each archived object (GOVERNANCE; the bucket default backs it).
+    archive_lock_days: int = Field(1, ge=1)
+    # Postgres hypertable chunks are dropped once older than this and archived + verified.
+    hot_days: int = Field(90, ge=1)
+    # Forgetting job: small talk leaves retrieval after this; a type repeated this often within
+    # the window is down-weighted by the factor; events this similar (cosine) merge.
+    small_talk_days: int = Field(30, ge=1)
+    repeat_threshold: int = Field(5, ge=2)
+    repeat_window_days: int = Field(7, ge=1)
+    repeat_factor: float = Field(0.3, gt=0, le=1)
+    duplicate_cosine: float = Field(0.95, gt=0, le=1)
     # Optional LLM extractor (OpenAI-compatible /chat/completions); unset: rules only.
     llm_url: str | None = None
     llm_model: str = "gpt-4o-mini"

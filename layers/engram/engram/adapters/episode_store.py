@@ -178,7 +178,9 @@ class EpisodeStore:
         """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
         self.ensure_index()
         filters = self.scope_filter(scope) + (extra_filters or [])
-        lexical = {"size": size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
+        # Lexical hits bring their vectors, so the caller can score them by cosine too instead of
+        # guessing a floor for events the k-NN side did not return.
+        lexical = {"size": size, "query": {"bool": {
             "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
                                           {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
                                           {"match": {"context": {"query": text, "boost": 0.3}}}],
@@ -242,3 +244,71 @@ class EpisodeStore:
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
         return result.get("deleted", 0)
+
+    # -- system-wide reads and writes for the archive and forgetting jobs (issue 6) ----------
+    # These cross users on purpose (a nightly job covers everyone); each returned doc carries
+    # its own tenant and user_id, and every write goes back through that doc's own routing.
+
+    def events_between(self, start: str, end: str, *, with_vectors: bool = False) -> list[dict]:
+        """Every event (all tiers, all users) whose ``ts`` lies in ``[start, end)``."""
+        self.ensure_index()
+        query = {"query": {"range": {"ts": {"gte": start, "lt": end}}}}
+        if not with_vectors:
+            query["_source"] = {"excludes": ["vector"]}
+        try:
+            return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index)]
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def evicted(self) -> list[dict]:
+        """Events the per-user cap evicted that are still stored (retention deletes them once
+        they are in a verified archive)."""
+        self.ensure_index()
+        query = {"query": {"term": {"evicted": True}}, "_source": {"excludes": ["vector"]}}
+        try:
+            return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index)]
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def users(self) -> list[Scope]:
+        """Every (tenant, user) with events, by a composite aggregation (pages of 1000)."""
+        self.ensure_index()
+        out, after = [], None
+        while True:
+            composite = {"size": 1000, "sources": [{"tenant": {"terms": {"field": "tenant"}}},
+                                                   {"user_id": {"terms": {"field": "user_id"}}}]}
+            if after:
+                composite["after"] = after
+            result = self.client.search(index=self.index, body={"size": 0, "aggs": {"u": {"composite": composite}}})
+            agg = result["aggregations"]["u"]
+            out += [Scope(b["key"]["tenant"], b["key"]["user_id"]) for b in agg["buckets"]]
+            after = agg.get("after_key")
+            if not agg["buckets"] or not after:
+                return out
+
+    def for_forgetting(self, scope: Scope) -> list[dict]:
+        """The user's retrievable events with their vectors (near-duplicate detection)."""
+        self.ensure_index()
+        query = {"query": {"bool": {"filter": self.scope_filter(scope, "retrievable")}}, "sort": [{"ts": "asc"}]}
+        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
+                                                   preserve_order=True)]
+
+    def bulk_update(self, updates: list[tuple[Scope, str, dict]]) -> None:
+        if not updates:
+            return
+        actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": s.key, "doc": doc}
+                   for s, i, doc in updates]
+        try:
+            helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def delete_ids(self, targets: list[tuple[Scope, str]]) -> int:
+        if not targets:
+            return 0
+        actions = [{"_op_type": "delete", "_index": self.index, "_id": i, "_routing": s.key} for s, i in targets]
+        try:
+            ok, _ = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        return ok

@@ -124,3 +124,28 @@ CREATE TABLE IF NOT EXISTS user_keys (
     created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (tenant, user_id)
 );
+
+-- Nightly archival (issue 6). A day is in ``archive_days`` only once its manifest was written
+-- and every object re-read and checked: retention drops nothing whose day is not here.
+CREATE TABLE IF NOT EXISTS archive_days (
+    day             date PRIMARY KEY,
+    manifest_key    text NOT NULL,
+    manifest_sha256 text NOT NULL,
+    objects         integer NOT NULL,
+    rows            jsonb NOT NULL,
+    verified_at     timestamptz NOT NULL DEFAULT now()
+);
+
+-- Behaviour habits kept as aggregate statistics only (no content, no event ids): how often a
+-- user produced each event type per weekday (0 = Monday) and UTC hour. Recomputed by the
+-- forgetting job from the events, so a re-run gives the same rows.
+CREATE TABLE IF NOT EXISTS behaviour_patterns (
+    tenant     text NOT NULL,
+    user_id    text NOT NULL,
+    event_type text NOT NULL,
+    weekday    smallint NOT NULL,
+    hour       smallint NOT NULL,
+    count      integer NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (tenant, user_id, event_type, weekday, hour)
+);

@@ -6,12 +6,15 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
+import numpy as np
+
 from ..adapters import embedder
 from ..adapters.session_store import SessionRef
 from ..domain.decay import decay_confidence, needs_confirmation
 from ..domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
 from ..domain.model import PREDICATES, Predicate, Scope
 from ..domain.query import QueryIntent, lexical_overlap
+from .archival import original_turns
 from .privacy import reveal_items, reveal_turn
 from .stores import Stores
 
@@ -105,6 +108,10 @@ def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: dateti
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
     docs = {d["event_id"]: d for d in lexical + dense}
     cosine = {d["event_id"]: 2 * d["_score"] - 1 for d in dense}
+    lexical_only = [d for d in lexical if d["event_id"] not in cosine and d.get("vector")]
+    if vector is not None and lexical_only:  # unit vectors: the dot product is the cosine
+        dots = np.asarray([d["vector"] for d in lexical_only]) @ np.asarray(vector)
+        cosine.update({d["event_id"]: float(c) for d, c in zip(lexical_only, dots, strict=True)})
     if recipe.fusion == "rrf":
         best = (recipe.dense_weight + recipe.lexical_weight) / (RRF_K + 1)
         scores = {i: v / best for i, v in reciprocal_rank_fusion(
@@ -146,7 +153,9 @@ def archive_step(stores: Stores, scope: Scope, hits: list[RecallItem]) -> list[R
     """Verbatim originals behind the episodes found (asked for with "exactly", "原话", ...)."""
     wanted = [m for item in hits for m in item.provenance.get("message_ids", [])][:20]
     items = []
-    for turn in stores.turns.turns(scope, wanted) if wanted else []:
+    # Turns older than the hot window come from the S3 archive (their chunks may be dropped),
+    # the rest, and anything the archive cannot give, from the turn log.
+    for turn in original_turns(stores.turns, scope, hits, wanted) if wanted else []:
         turn = reveal_turn(stores.keys, scope, turn)
         if turn["content"] is None:
             continue
