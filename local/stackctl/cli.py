@@ -120,6 +120,60 @@ def run_tests(pytest_args: list[str]) -> int:
     return 0
 
 
+# -- archival (issue 6) ---------------------------------------------------------------------------
+
+def _archive_arn() -> str:
+    state = json.loads(STATE_FILE.read_text()) if STATE_FILE.exists() else {}
+    arn = state.get("state_machines", {}).get("ArchiveStateMachine")
+    if not arn:
+        raise StackError("no ArchiveStateMachine deployed: run `local/stack deploy` first")
+    return arn
+
+
+def run_archive(day: str, timeout: float = 1800) -> dict:
+    """Start the archive state machine for ``day`` on LocalStack and wait for it to finish."""
+    from .deploy import client
+
+    sfn = client("stepfunctions")
+    name = f"archive-{day}-{int(time.time() * 1000)}"
+    arn = sfn.start_execution(stateMachineArn=_archive_arn(), name=name, input=json.dumps({"day": day}))["executionArn"]
+    deadline = time.monotonic() + timeout
+    while (execution := sfn.describe_execution(executionArn=arn))["status"] == "RUNNING":
+        if time.monotonic() > deadline:
+            raise StackError(f"archive of {day} still running after {timeout:.0f} s: {arn}")
+        time.sleep(0.5)
+    out = {"day": day, "status": execution["status"], "execution": arn}
+    if execution["status"] == "SUCCEEDED":
+        result = json.loads(execution["output"])
+        out.update(manifest=result.get("manifest"), verify=result.get("verify"), retention=result.get("retention"))
+    else:
+        out.update(error=execution.get("error"), cause=execution.get("cause"))
+    return out
+
+
+def _progress(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<24}")
+    sys.stderr.flush()
+
+
+def backfill(first: str, last: str) -> list[dict]:
+    from datetime import date, timedelta
+
+    start, end = date.fromisoformat(first), date.fromisoformat(last)
+    if end < start:
+        raise StackError("--to is before --from")
+    days = [(start + timedelta(days=i)).isoformat() for i in range((end - start).days + 1)]
+    results = []
+    for i, day in enumerate(days):
+        _progress(i, len(days), day)
+        results.append(run_archive(day))
+    _progress(len(days), len(days), "done")
+    sys.stderr.write("\n")
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="local/stack", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -132,6 +186,11 @@ def main(argv: list[str] | None = None) -> int:
     p_status = sub.add_parser("status", help="health, URLs, credentials, memory")
     p_status.add_argument("--json", action="store_true")
     sub.add_parser("deploy", help="(re)deploy template.yaml onto the running LocalStack")
+    p_archive = sub.add_parser("archive", help="run the nightly archival state machine for one day and wait")
+    p_archive.add_argument("--day", required=True, help="YYYY-MM-DD (UTC; today is allowed)")
+    p_backfill = sub.add_parser("backfill", help="archive a range of days, one execution per day")
+    p_backfill.add_argument("--from", dest="first", required=True, help="YYYY-MM-DD")
+    p_backfill.add_argument("--to", dest="last", required=True, help="YYYY-MM-DD (inclusive)")
     sub.add_parser("test", help="bring the stack up, then lint and run the test suite; "
                                 "further arguments go to pytest")
     args, extra = parser.parse_known_args(argv)
@@ -162,6 +221,16 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if args.command == "test":
             return run_tests(extra)
+        if args.command == "archive":
+            result = run_archive(args.day)
+            print(json.dumps(result, indent=2))
+            return 0 if result["status"] == "SUCCEEDED" else 1
+        if args.command == "backfill":
+            results = backfill(args.first, args.last)
+            for r in results:
+                rows = (r.get("manifest") or {}).get("rows")
+                print(f"  {r['day']}  {r['status']:<9} {json.dumps(rows) if rows else r.get('error', '')}")
+            return 0 if all(r["status"] == "SUCCEEDED" for r in results) else 1
         if args.command == "deploy":
             from .deploy import deploy
             state = deploy()

@@ -41,6 +41,8 @@ class Settings(BaseSettings):
         "session": 50, "tasks": 200, "profile": 150, "episodes": 300, "archive": 3000})
     # Nightly archival (issue 6): users are spread over N shards by a stable hash of tenant:user.
     archive_shards: int = Field(4, ge=1, le=64)
+    # Seal sensitive archive columns with the user's data key (crypto-shredding reaches WORM copies).
+    archive_seal: bool = True
     # Object Lock retention written on each archived object (GOVERNANCE; the bucket default backs it).
     archive_lock_days: int = Field(1, ge=1)
     # Postgres hypertable chunks are dropped once older than this and archived + verified.

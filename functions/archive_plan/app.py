@@ -1,0 +1,17 @@
+"""Archive step 1: the day to archive and one work item per shard (hash(user) % N)."""
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.service.archival import plan_execution
+
+logger = Logger(service="engram-archive")
+tracer = Tracer(service="engram-archive")
+metrics = Metrics(namespace="Engram", service="engram-archive")
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def lambda_handler(event: dict, context: LambdaContext) -> dict:
+    return plan_execution(event)

@@ -1,0 +1,134 @@
+"""The archive's pure rules: which shard a user is in, where a day's objects live, what a row's
+identity is, and whether what was read back matches the manifest.
+
+Layout (Hive partitions, so pyarrow datasets prune by directory):
+  ``archive/{kind}/year=YYYY/month=MM/day=DD/shard=S/part-N.parquet``
+  ``archive/manifests/manifest-YYYY-MM-DD.json``
+Keys are a function of (kind, day, shard, part) only, never of the run: a re-run finds what an
+earlier run wrote instead of writing beside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+KINDS = ("turns", "events", "tasks")
+ROOT = "archive"
+_PART = re.compile(r"/part-(\d+)\.parquet$")
+
+
+def shard_of(tenant: str, user_id: str, shards: int) -> int:
+    """A stable shard (Python's ``hash`` is salted per process, so it is not used). Postgres
+    computes the same value in SQL (see ``adapters.archive_source``)."""
+    digest = hashlib.md5(f"{tenant}:{user_id}".encode(), usedforsecurity=False).hexdigest()
+    return int(digest[:8], 16) % shards
+
+
+def parse_day(value: str | date) -> date:
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(value)
+    except (TypeError, ValueError):
+        from ..errors import ValidationFailed
+        raise ValidationFailed(f"day must be YYYY-MM-DD, got {value!r}", field="day") from None
+
+
+def day_bounds(day: date) -> tuple[datetime, datetime]:
+    start = datetime.combine(day, time(0), tzinfo=UTC)
+    return start, start + timedelta(days=1)
+
+
+def days_between(first: date, last: date) -> list[date]:
+    return [first + timedelta(days=i) for i in range((last - first).days + 1)]
+
+
+def partition_dir(kind: str, day: date, shard: int) -> str:
+    return f"{ROOT}/{kind}/year={day.year:04d}/month={day.month:02d}/day={day.day:02d}/shard={shard}"
+
+
+def object_key(kind: str, day: date, shard: int, part: int) -> str:
+    return f"{partition_dir(kind, day, shard)}/part-{part}.parquet"
+
+
+def part_number(key: str) -> int:
+    found = _PART.search(key)
+    return int(found.group(1)) if found else -1
+
+
+def manifest_key(day: date) -> str:
+    return f"{ROOT}/manifests/manifest-{day.isoformat()}.json"
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# -- row identity: what "already archived" means per kind ----------------------------------------
+# Turns and task changes are immutable rows. An event is a document that changes (merges fold in
+# message ids, raise confidence); its identity is its id plus a hash of its content, so a changed
+# event is archived again as a new snapshot while flags (evicted, archived), weights and
+# bookkeeping times, which the forgetting job changes daily, do not make a new snapshot.
+_EVENT_VOLATILE = {"evicted", "archived", "weight", "updated_at", "row_key", "vector", "_score"}
+
+
+def event_row_key(doc: dict) -> str:
+    stable = {k: v for k, v in doc.items() if k not in _EVENT_VOLATILE}
+    return f"{doc['event_id']}:{sha256_hex(json.dumps(stable, sort_keys=True, default=str).encode())[:16]}"
+
+
+def turn_row_key(row: dict) -> str:
+    return f"{row['tenant']}:{row['user_id']}:{row['message_id']}:{_ts(row['client_ts'])}"
+
+
+def task_row_key(row: dict) -> str:
+    return f"{row['tenant']}:{row['user_id']}:{row['task_id']}:{row['status']}:{_ts(row['ts'])}"
+
+
+def _ts(value) -> str:
+    return value.astimezone(UTC).isoformat() if isinstance(value, datetime) else str(value)
+
+
+# -- manifests and verification ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ArchivedObject:
+    key: str
+    sha256: str
+    rows: int
+    kind: str
+    shard: int
+
+    def as_dict(self) -> dict:
+        return {"key": self.key, "sha256": self.sha256, "rows": self.rows, "kind": self.kind, "shard": self.shard}
+
+
+def build_manifest(day: date, shards: int, objects: list[dict]) -> dict:
+    """The day's manifest. Deterministic (sorted, no run timestamps): the same archive gives the
+    same bytes, so a re-run recognises the manifest it would write as the one already there."""
+    ordered = sorted(objects, key=lambda o: o["key"])
+    totals = {kind: sum(o["rows"] for o in ordered if o["kind"] == kind) for kind in KINDS}
+    return {"day": day.isoformat(), "shards": shards, "format": "parquet+zstd", "objects": ordered,
+            "rows": totals}
+
+
+def manifest_bytes(manifest: dict) -> bytes:
+    return json.dumps(manifest, sort_keys=True, indent=1).encode()
+
+
+def verification_failures(expected: dict, observed: dict | None) -> list[str]:
+    """What is wrong with one object as read back (empty when it matches its manifest entry)."""
+    if observed is None:
+        return [f"{expected['key']}: missing"]
+    problems = []
+    if observed.get("error"):
+        problems.append(f"{expected['key']}: unreadable ({observed['error']})")
+    if observed.get("sha256") != expected["sha256"]:
+        problems.append(f"{expected['key']}: sha256 {observed.get('sha256')} != manifest {expected['sha256']}")
+    if observed.get("rows") is not None and observed["rows"] != expected["rows"]:
+        problems.append(f"{expected['key']}: {observed['rows']} rows != manifest {expected['rows']}")
+    return problems

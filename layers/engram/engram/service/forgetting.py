@@ -1,0 +1,89 @@
+"""The daily forgetting job, per user: apply domain.forgetting's rules to the user's events.
+
+* stale small talk / greetings -> ``archived=true`` (out of retrieval; the document stays for the
+  nightly archive and export, so nothing is lost);
+* a type repeated too often in the window -> weight x factor, tagged ``repeated`` (once);
+* near-duplicates -> the older event absorbs the newer ones' message ids; the newer ones are
+  tagged ``merged`` and leave retrieval (kept, like small talk, for the archive);
+* behaviour patterns -> aggregate counts in Postgres, recomputed.
+Every change is audited. Re-running on the same day changes nothing more.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from functools import cache
+
+from ..adapters.audit_log import AuditEntry
+from ..adapters.pattern_store import PatternStore
+from ..config import get_settings
+from ..domain import forgetting as rules
+from ..domain.model import Scope
+from .stores import default_stores
+
+
+@cache
+def pattern_store() -> PatternStore:
+    return PatternStore()
+
+
+def _now(now: str | datetime | None) -> datetime:
+    if now is None:
+        return datetime.now(UTC)
+    return datetime.fromisoformat(now.replace("Z", "+00:00")) if isinstance(now, str) else now
+
+
+def forget_user(scope: Scope, now: datetime) -> dict:
+    settings, stores = get_settings(), default_stores()
+    events = stores.episodes.for_forgetting(scope)
+    by_id = {e["event_id"]: e for e in events}
+    stamp = now.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    updates: dict[str, dict] = {}
+    audit: list[AuditEntry] = []
+
+    for event_id in rules.stale_chatter(events, now, settings.small_talk_days):
+        updates.setdefault(event_id, {})["archived"] = True
+        audit.append(AuditEntry("system", "forget_archive", "episodes", event_id, "system", None,
+                                {"archived": False}, {"archived": True}))
+
+    for type_, ids in rules.repeated_types(events, now, settings.repeat_threshold, settings.repeat_window_days).items():
+        for event_id in ids:
+            doc = by_id[event_id]
+            new = round(float(doc.get("weight", 1.0)) * settings.repeat_factor, 6)
+            updates.setdefault(event_id, {}).update(
+                weight=new, tags=sorted(set(doc.get("tags") or []) | {rules.REPEATED_TAG}))
+            audit.append(AuditEntry("system", "downweight", "episodes", event_id, "system", None,
+                                    {"weight": doc.get("weight", 1.0)}, {"weight": new, "type": type_}))
+
+    merges = rules.near_duplicates([e for e in events if e["event_id"] not in updates or
+                                    not updates[e["event_id"]].get("archived")], settings.duplicate_cosine)
+    for merge in merges:
+        keep = by_id[merge.keep]
+        updates.setdefault(merge.keep, {}).update(
+            message_ids=merge.message_ids, merged_count=int(keep.get("merged_count") or 1) + len(merge.absorbed))
+        for event_id in merge.absorbed:
+            tags = sorted(set(updates.get(event_id, {}).get("tags") or by_id[event_id].get("tags") or [])
+                          | {rules.MERGED_TAG})
+            updates.setdefault(event_id, {}).update(archived=True, tags=tags)
+        audit.append(AuditEntry("system", "merge", "episodes", merge.keep, "system", None, None,
+                                {"absorbed": merge.absorbed, "message_ids": merge.message_ids}))
+
+    stores.episodes.bulk_update([(scope, i, {**doc, "updated_at": stamp}) for i, doc in updates.items()])
+    if audit:
+        stores.audit.append(scope, audit)
+    patterns = pattern_store().replace(scope, rules.behaviour_patterns(stores.episodes.all_for_user(scope)))
+    return {"archived": sum(1 for u in updates.values() if u.get("archived")),
+            "downweighted": sum(1 for u in updates.values() if "weight" in u),
+            "merged": sum(len(m.absorbed) for m in merges), "pattern_rows": patterns}
+
+
+def run_forgetting(now: str | datetime | None = None, users: list[Scope] | None = None) -> dict:
+    when = _now(now)
+    scopes = users if users is not None else default_stores().episodes.users()
+    totals = {"users": 0, "archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
+    for scope in scopes:
+        report = forget_user(scope, when)
+        totals["users"] += 1
+        for key in ("archived", "downweighted", "merged", "pattern_rows"):
+            totals[key] += report[key]
+    return totals
