@@ -15,7 +15,7 @@ import uuid
 
 from ..adapters import embedder
 from ..service import routing
-from . import corpus
+from . import corpus, use_local_stack
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=20, help="turns per request")
     parser.add_argument("--users", type=int, default=10)
     args = parser.parse_args(argv)
+    use_local_stack()
 
     from fastapi.testclient import TestClient
 

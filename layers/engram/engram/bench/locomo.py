@@ -25,6 +25,7 @@ import numpy as np
 from ..adapters import embedder
 from ..domain.model import Scope
 from ..service.stores import default_stores
+from . import use_local_stack
 
 CATEGORIES = ("1", "2", "3", "4")
 _SESSION = re.compile(r"^session_(\d+)$")
@@ -209,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tenant", help="the API key's tenant (needed with --api-url for the dense baseline)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     args = parser.parse_args(argv)
+    use_local_stack()
     with open(args.data, encoding="utf-8") as fh:
         data = json.load(fh)[: args.limit]
     client = Client(args.api_url, args.api_key)

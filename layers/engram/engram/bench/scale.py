@@ -25,7 +25,7 @@ from ..domain.model import Scope
 from ..service.recall import recall
 from ..service.routing import event_id
 from ..service.stores import default_stores
-from . import corpus
+from . import corpus, use_local_stack
 
 
 def load(tenant: str, users: int, events: int, pool_size: int) -> float:
@@ -83,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=400)
     parser.add_argument("--pool", type=int, default=2000, help="distinct generated texts")
     args = parser.parse_args(argv)
+    use_local_stack()
     tenant = f"scale-{uuid.uuid4().hex[:6]}"
     embedder.embed(["warm-up"])
     load_s = load(tenant, args.users, args.events, args.pool)
