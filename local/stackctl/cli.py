@@ -11,7 +11,7 @@ import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from .common import REPO, RUN_DIR, VENV_PYTHON, StackError, log, peak_rss_mb, write_json
+from .common import REPO, RUN_DIR, VENV_PYTHON, StackError, log, memory_mb, write_json
 
 # Start order matters only for ``deploy``, which needs every store and LocalStack.
 SERVICES = {
@@ -59,7 +59,7 @@ def up(names: list[str] | None, deploy_app: bool) -> dict:
 
 def status() -> dict:
     state = json.loads(STATE_FILE.read_text()) if STATE_FILE.exists() else {}
-    report: dict = {"services": {}, "memory_mb": {}}
+    report: dict = {"services": {}, "memory_mb": {}, "peak_memory_mb": {}}
     for name in SERVICES:
         try:
             svc = load(name)
@@ -68,8 +68,10 @@ def status() -> dict:
             continue
         report["services"][name] = svc.health()
         pid = svc.process.pid()
-        report["memory_mb"][name] = round(peak_rss_mb(pid), 1) if pid else 0.0
-    report["memory_mb"]["total"] = round(sum(report["memory_mb"].values()), 1)
+        now, peak = memory_mb(pid) if pid else (0.0, 0.0)
+        report["memory_mb"][name], report["peak_memory_mb"][name] = round(now, 1), round(peak, 1)
+    for key in ("memory_mb", "peak_memory_mb"):
+        report[key]["total"] = round(sum(report[key].values()), 1)
     report["api"] = state.get("api", {"url": None, "key": None})
     report["archive_bucket"] = state.get("archive_bucket")
     report["startup"] = state.get("startup")
@@ -84,7 +86,8 @@ def print_status(report: dict) -> None:
     print(f"  api          {report['api'].get('url')}")
     print(f"  api key      {report['api'].get('key')}")
     print(f"  archive      s3://{report['archive_bucket']}")
-    print(f"  memory       {report['memory_mb']['total']:.0f} MiB resident in all")
+    print(f"  memory       {report['memory_mb']['total']:.0f} MiB resident in all, "
+          f"peak {report['peak_memory_mb']['total']:.0f} MiB (servers and Lambda workers)")
     if report.get("startup"):
         print(f"  startup      {report['startup']}")
 

@@ -158,17 +158,19 @@ class Process:
         self.pid_file.unlink(missing_ok=True)
 
 
-def peak_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, in MiB (Linux /proc)."""
-    total = 0
+def memory_mb(pid: int) -> tuple[float, float]:
+    """(resident now, peak resident) of a process and all its descendants, in MiB (Linux /proc).
+    The peak is the sum of each process's own high-water mark (VmHWM)."""
+    totals = {"VmRSS:": 0, "VmHWM:": 0}
     for p in [pid, *descendants(pid)]:
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
+                key = line.split(maxsplit=1)[0] if line else ""
+                if key in totals:
+                    totals[key] += int(line.split()[1])
         except OSError:
             continue
-    return total / 1024
+    return totals["VmRSS:"] / 1024, totals["VmHWM:"] / 1024
 
 
 def descendants(pid: int) -> list[int]:
