@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     # shred in a warm process by at most this much (see adapters.key_store).
     key_cache_ttl_s: float = Field(300.0, ge=0)
     key_cache_max: int = Field(1024, ge=1)
+    # Erasure saga (issue 5): the state machine the API starts, and where failure alerts go.
+    erasure_state_machine_arn: str | None = None
+    alert_event_bus: str = "default"
     # None means the SDK's own resolution (AWS_ENDPOINT_URL, then the real AWS endpoints).
     aws_endpoint_url: str | None = None
     aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")

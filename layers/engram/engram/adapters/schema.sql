@@ -149,3 +149,23 @@ CREATE TABLE IF NOT EXISTS behaviour_patterns (
     updated_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (tenant, user_id, event_type, weekday, hour)
 );
+
+-- Erasure saga jobs (service/erasure.py, statemachines/erasure.asl.json). Pseudonymous on purpose:
+-- user_ref is sha256(tenant|user_id), so the record that an erasure happened names nobody; the
+-- saga carries the user id in its execution input only.
+CREATE TABLE IF NOT EXISTS erasure_jobs (
+    job_id        text PRIMARY KEY,
+    tenant        text NOT NULL,
+    user_ref      text NOT NULL,
+    status        text NOT NULL CHECK (status IN ('RUNNING', 'SUCCEEDED', 'FAILED')),
+    steps         jsonb NOT NULL DEFAULT '{}',
+    residue       jsonb NOT NULL DEFAULT '{}',
+    error         jsonb,
+    execution_arn text,
+    runs          integer NOT NULL DEFAULT 1,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    updated_at    timestamptz NOT NULL DEFAULT now(),
+    finished_at   timestamptz
+);
+-- At most one running erasure per user: a repeated request gets the running job back.
+CREATE UNIQUE INDEX IF NOT EXISTS erasure_jobs_running ON erasure_jobs (tenant, user_ref) WHERE status = 'RUNNING';

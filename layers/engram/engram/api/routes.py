@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Body, Depends, Header, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
 
-from ..service import memory
+from ..service import erasure, memory
+from ..service.export import export_chunks
 from ..service.recall import recall
 from ..service.routing import ingest
 from ..service.stores import Stores
@@ -128,3 +130,28 @@ def post_device(user_id: str, request: Request, body: DeviceBody = Body(...), te
     scope = scope_of(tenant_id, user_id)
     return run_idempotent(request, tenant_id, idempotency_key, _raw(body),
                           lambda: memory.link_device(s, scope, body.device_id, body.kind), status=201)
+
+
+# --- privacy (issue 5): erasure saga and export ---------------------------------------------
+
+@router.post("/users/{user_id}/erasure", status_code=202)
+def post_erasure(user_id: str, tenant_id: str = Depends(tenant)):
+    # Idempotent by nature: a user with a running job gets that job back.
+    return JSONResponse(erasure.request_erasure(scope_of(tenant_id, user_id)), status_code=202)
+
+
+@router.get("/erasure-jobs/{job_id}")
+def get_erasure_job(job_id: str, tenant_id: str = Depends(tenant)):
+    return erasure.job_view(tenant_id, job_id)
+
+
+@router.get("/users/{user_id}/export")
+def get_export(user_id: str, tenant_id: str = Depends(tenant), s: Stores = Depends(stores)):
+    chunks = export_chunks(s, scope_of(tenant_id, user_id))
+    first = next(chunks)  # fail before the 200 goes out if a store is down
+    return StreamingResponse(_prepend(first, chunks), media_type="application/json")
+
+
+def _prepend(first: str, rest):
+    yield first
+    yield from rest

@@ -1,0 +1,114 @@
+"""PostgreSQL side of the erasure saga: the job records, and the user's relational rows.
+
+The user's rows are deleted in one transaction with ``engram.erasure = 'on'`` set locally, the
+only way past the append-only trigger of ``audit_log``. The ``users`` row stays (with
+``erasing = true``) until the saga's last step, because it is what refuses writes meanwhile.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+from psycopg import sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from ..domain.model import Scope
+from ..errors import NotFound
+from . import postgres
+
+# Every table holding rows of one user, keyed (tenant, user_id). Tables another feature adds
+# later belong here too; ones not created yet are skipped (see _existing).
+USER_TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns")
+KEY_TABLE = "user_keys"
+
+
+def user_ref(scope: Scope) -> str:
+    return hashlib.sha256(f"{scope.tenant}|{scope.user_id}".encode()).hexdigest()
+
+
+def _existing(conn, tables: tuple[str, ...]) -> list[str]:
+    rows = conn.execute("SELECT t FROM unnest(%s::text[]) AS t WHERE to_regclass(t) IS NOT NULL",
+                        (list(tables),)).fetchall()
+    return [r[0] for r in rows]
+
+
+class ErasureStore:
+    # -- jobs -------------------------------------------------------------------------------
+
+    def open_job(self, scope: Scope) -> tuple[dict, bool]:
+        """The user's running job, or a new one; True when it is new."""
+        ref = user_ref(scope)
+        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("INSERT INTO erasure_jobs (job_id, tenant, user_ref, status) VALUES (%s, %s, %s, 'RUNNING') "
+                        "ON CONFLICT (tenant, user_ref) WHERE status = 'RUNNING' DO NOTHING RETURNING *",
+                        (f"er-{uuid.uuid4().hex}", scope.tenant, ref))
+            created = cur.fetchone()
+            if created:
+                return created, True
+            cur.execute("SELECT * FROM erasure_jobs WHERE tenant = %s AND user_ref = %s AND status = 'RUNNING'",
+                        (scope.tenant, ref))
+            row = cur.fetchone()
+        return (row, False) if row else self.open_job(scope)  # finished in between: open anew
+
+    def job(self, tenant: str, job_id: str) -> dict:
+        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("SELECT * FROM erasure_jobs WHERE tenant = %s AND job_id = %s", (tenant, job_id))
+            row = cur.fetchone()
+        if row is None:
+            raise NotFound(f"erasure job {job_id} not found", field="job_id")
+        return row
+
+    def set_execution(self, job_id: str, execution_arn: str) -> None:
+        with postgres.connection() as conn:
+            conn.execute("UPDATE erasure_jobs SET execution_arn = %s, updated_at = now() WHERE job_id = %s",
+                         (execution_arn, job_id))
+
+    def set_step(self, job_id: str, step: str, detail: dict) -> None:
+        """Record one step's outcome; a re-run overwrites that step only (jsonb merge)."""
+        with postgres.connection() as conn:
+            conn.execute("UPDATE erasure_jobs SET steps = steps || %s, updated_at = now() WHERE job_id = %s",
+                         (Jsonb({step: detail}), job_id))
+
+    def finish(self, job_id: str, status: str, residue: dict | None = None, error: dict | None = None) -> None:
+        with postgres.connection() as conn:
+            conn.execute("UPDATE erasure_jobs SET status = %s, residue = COALESCE(%s, residue), error = %s, "
+                         "updated_at = now(), finished_at = now() WHERE job_id = %s",
+                         (status, Jsonb(residue) if residue is not None else None,
+                          Jsonb(error) if error is not None else None, job_id))
+
+    # -- the user's rows ----------------------------------------------------------------------
+
+    def mark_erasing(self, scope: Scope) -> bool:
+        """Refuse the user's writes from now on; True if the user was known. An unknown user gets
+        a marker row too, so a write racing the erasure cannot create them meanwhile."""
+        with postgres.connection() as conn:
+            known = conn.execute("UPDATE users SET erasing = true WHERE tenant = %s AND user_id = %s",
+                                 (scope.tenant, scope.user_id)).rowcount > 0
+            if not known:
+                conn.execute("INSERT INTO users (tenant, user_id, erasing) VALUES (%s, %s, true) "
+                             "ON CONFLICT (tenant, user_id) DO UPDATE SET erasing = true",
+                             (scope.tenant, scope.user_id))
+        return known
+
+    def delete_rows(self, scope: Scope) -> dict[str, int]:
+        with postgres.connection() as conn, conn.transaction():
+            conn.execute("SET LOCAL engram.erasure = 'on'")
+            deleted = {}
+            for table in _existing(conn, USER_TABLES):
+                deleted[table] = conn.execute(
+                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)),
+                    (scope.tenant, scope.user_id)).rowcount
+            return deleted
+
+    def count_rows(self, scope: Scope) -> dict[str, int]:
+        with postgres.connection() as conn:
+            return {table: conn.execute(
+                sql.SQL("SELECT count(*) FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)),
+                (scope.tenant, scope.user_id)).fetchone()[0] for table in _existing(conn, USER_TABLES + (KEY_TABLE,))}
+
+    def drop_user(self, scope: Scope) -> None:
+        """The last trace: the users row that refused writes during the erasure."""
+        with postgres.connection() as conn:
+            conn.execute("DELETE FROM users WHERE tenant = %s AND user_id = %s", (scope.tenant, scope.user_id))

@@ -1,0 +1,90 @@
+"""Export (GDPR art. 20): every layer's data of one user as JSON, decrypted for them.
+
+The document is produced section by section (and the big sections item by item), so the API can
+stream it: an export never holds a heavy user's whole history in memory at once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from datetime import UTC, date, datetime
+
+from ..adapters.session_store import SessionRef
+from ..domain.model import Scope
+from .memory import profile_item_view
+from .privacy import reveal_items, reveal_turn
+from .stores import Stores
+
+FORMAT_VERSION = 1
+
+
+def _default(value):
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, bytes | memoryview):
+        return bytes(value).hex()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable")
+
+
+def _dumps(value) -> str:
+    return json.dumps(value, default=_default, ensure_ascii=False)
+
+
+def _array(items: Iterable) -> Iterator[str]:
+    yield "["
+    for i, item in enumerate(items):
+        yield ("," if i else "") + _dumps(item)
+    yield "]"
+
+
+def _sessions(stores: Stores, scope: Scope, turns: list[dict]) -> Iterator[dict]:
+    """Working memory per device and session. The Redis index lists the sessions; the device and
+    session ids come from the turn log where it knows them (ids may contain ':', which makes
+    a key alone ambiguous), else from the key itself."""
+    keys = set(stores.sessions.session_keys(scope))
+    refs = {SessionRef(scope, t["device_id"], t["session_id"]) for t in turns}
+    known = {ref.base: ref for ref in refs if ref.base in keys}
+    prefix = f"eng:{{{scope.tenant}:{scope.user_id}:"
+    for key in sorted(keys):
+        ref = known.get(key)
+        if ref is None and key.startswith(prefix) and ":" in key[len(prefix):-1]:
+            device, session = key[len(prefix):-1].split(":", 1)
+            ref = SessionRef(scope, device, session)
+        if ref is None:
+            continue
+        ctx = stores.sessions.get(ref)
+        yield {"device_id": ref.device_id, "session_id": ref.session_id, "turns": ctx["turns"],
+               "fields": ctx["fields"], "version": ctx["version"], "ttl_s": ctx["ttl_s"]}
+
+
+def export_chunks(stores: Stores, scope: Scope, now: datetime | None = None) -> Iterator[str]:
+    now = now or datetime.now(UTC)
+    state = stores.users.state(scope)
+    turns = [reveal_turn(stores.keys, scope, t) for t in stores.turns.turns(scope)]
+    profile = [profile_item_view(i, now) | ({"redacted": True} if i.get("redacted") else {})
+               for i in reveal_items(stores.keys, scope, stores.graph.items(scope, include_history=True))]
+    yield _dumps({"format": FORMAT_VERSION, "user_id": scope.user_id, "exported_at": now,
+                  "user": {"known": state.known, "long_term_consent": state.long_term_consent,
+                           "consent_version": state.consent_version, "consent_at": state.consent_at,
+                           "age": state.age, "child_mode": state.child_mode, "erasing": state.erasing}})[:-1]
+    sections = [
+        ("consent_history", lambda: stores.users.consent_history(scope)),
+        ("devices", lambda: stores.users.devices(scope)),
+        ("sessions", lambda: _sessions(stores, scope, turns)),
+        ("profile", lambda: profile),
+        ("tasks", lambda: stores.tasks.history(scope)),
+        ("episodes", lambda: stores.episodes.all_for_user(scope)),
+        ("turns", lambda: turns),
+        ("audit", lambda: stores.audit.entries(scope)),
+    ]
+    for name, produce in sections:
+        yield f',"{name}":'
+        yield from _array(produce())
+    yield "}"
+
+
+def export_document(stores: Stores, scope: Scope, now: datetime | None = None) -> dict:
+    return json.loads("".join(export_chunks(stores, scope, now)))
