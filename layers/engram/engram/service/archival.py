@@ -167,7 +167,11 @@ def archive_shard(day: str | date, shard: int, shards: int) -> dict:
             data = store.get(key)
             if data is None:
                 continue
-            table = read_parquet(data)
+            try:
+                table = read_parquet(data)
+            except Exception as exc:  # noqa: BLE001 - a part we cannot read is a corrupt archive
+                archive_source().unmark(day)
+                raise ArchiveVerificationFailed(f"{key}: existing part unreadable ({str(exc)[:120]})") from exc
             done.update(table.column("row_key").to_pylist())
             objects.append({"key": key, "sha256": sha256_hex(data), "rows": table.num_rows, "kind": kind,
                             "shard": shard})
