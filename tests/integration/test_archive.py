@@ -235,3 +235,14 @@ def test_retention_drops_only_verified_days(archive):
     # What retention dropped is still readable from the archive.
     assert [t["content"] for t in archive.archived_turns(scope, days=[archived_day])] == [
         f"turn {i} of {archived_day}" for i in range(3)]
+
+
+def test_sql_shard_expression_matches_python():
+    from engram.adapters import postgres
+
+    users = [("t-a", f"user-{i}") for i in range(50)] + [("tenant-x", "名字")]
+    with postgres.connection() as conn:
+        for tenant, user in users:
+            got = conn.execute("SELECT (('x' || substr(md5(%s || ':' || %s), 1, 8))::bit(32)::bigint %% 4)",
+                               (tenant, user)).fetchone()[0]
+            assert got == shard_of(tenant, user, 4)

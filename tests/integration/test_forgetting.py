@@ -1,0 +1,147 @@
+"""The forgetting job and the archive read path, seen through recall on the real stores."""
+
+from __future__ import annotations
+
+import math
+import random
+import uuid
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from engram.domain.model import Scope
+
+pytestmark = pytest.mark.stack
+
+
+def ingest(client, headers, user: str, items: list[tuple[str, datetime]], session: str = "s1") -> list[str]:
+    messages = [{"role": "user", "content": text, "message_id": f"{user}-{uuid.uuid4().hex[:8]}",
+                 "client_ts": ts.isoformat()} for text, ts in items]
+    r = client.post(f"/v1/users/{user}/messages", headers=headers,
+                    json={"session_id": session, "device_id": "phone", "messages": messages})
+    assert r.status_code == 200, r.text
+    return [m["message_id"] for m in messages]
+
+
+def recall(client, headers, user: str, query: str, now: datetime) -> dict:
+    r = client.post(f"/v1/users/{user}/recall", headers=headers, json={"query": query, "now": now.isoformat()})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def event_for(items: list[dict], message_id: str) -> dict | None:
+    return next((i for i in items if i["layer"] == "episode" and message_id in i["provenance"]["message_ids"]), None)
+
+
+def test_forgetting_job_effects_are_visible_in_recall(app_client, tenant_key):
+    from engram.adapters.pattern_store import PatternStore
+    from engram.service.forgetting import run_forgetting
+    from engram.service.stores import default_stores
+
+    tenant, headers = tenant_key
+    now = datetime.now(UTC).replace(microsecond=0)
+    old = now - timedelta(days=40)
+    [hello] = ingest(app_client, headers, "fay", [("Hello there, good morning!", old)])
+    feelings = ["I feel stressed about the quarterly deadline.", "I'm so excited about the jazz concert tonight.",
+                "I am sad that the summer holiday is over.", "I feel angry about the traffic on the bridge.",
+                "I'm happy my tomato garden is finally blooming."]
+    emotion_ids = ingest(app_client, headers, "fay", [(t, now - timedelta(days=5 - i)) for i, t in enumerate(feelings)],
+                         session="s2")
+
+    before_hello = recall(app_client, headers, "fay", "hello good morning", now)
+    assert event_for(before_hello["items"], hello) is not None
+    before_stress = event_for(recall(app_client, headers, "fay", "stressed about the deadline", now)["items"],
+                              emotion_ids[0])
+    assert before_stress is not None
+
+    scope = Scope(tenant, "fay")
+    report = run_forgetting(now=now, users=[scope])
+    assert report["archived"] >= 1 and report["downweighted"] >= 5
+
+    # Small talk older than 30 days left retrieval but is kept (for the archive and export).
+    assert event_for(recall(app_client, headers, "fay", "hello good morning", now)["items"], hello) is None
+    kept = {d["event_id"]: d for d in default_stores().episodes.all_for_user(scope)}
+    greeting = next(d for d in kept.values() if hello in d["message_ids"])
+    assert greeting["archived"] is True
+    # Five emotions in a week: the type is down-weighted x0.3, and recall ranks it lower.
+    emotions = [d for d in kept.values() if d["type"] == "emotion"]
+    assert len(emotions) == 5 and all(math.isclose(d["weight"], 0.3) for d in emotions)
+    after_stress = event_for(recall(app_client, headers, "fay", "stressed about the deadline", now)["items"],
+                             emotion_ids[0])
+    assert after_stress is not None and after_stress["score"] < before_stress["score"]
+
+    # Habits as statistics only: counts per type, weekday and hour, adding up to the events.
+    patterns = PatternStore().patterns(scope)
+    assert patterns and set(patterns[0]) == {"type", "weekday", "hour", "count"}
+    assert sum(p["count"] for p in patterns) == len(kept)
+
+    # A second run the same day changes nothing more.
+    again = run_forgetting(now=now, users=[scope])
+    assert again["archived"] == 0 and again["downweighted"] == 0 and again["merged"] == 0
+    assert all(math.isclose(d["weight"], 0.3) for d in default_stores().episodes.all_for_user(scope)
+               if d["type"] == "emotion")
+
+    # Forgetting on demand still works alongside the job.
+    r = app_client.delete("/v1/users/fay/memories", headers=headers, params={"type": "greeting"})
+    assert r.status_code == 200 and r.json()["deleted"] == 1
+
+
+def test_near_duplicates_merge_into_the_older_event(tenant_key):
+    from engram.service.forgetting import run_forgetting
+    from engram.service.stores import default_stores
+
+    tenant, _ = tenant_key
+    scope, episodes = Scope(tenant, "gus"), default_stores().episodes
+    rng = random.Random(5)
+    base = [rng.gauss(0, 1) for _ in range(384)]
+    near = [x + rng.gauss(0, 0.05) for x in base]
+    far = [rng.gauss(0, 1) for _ in range(384)]
+    t0 = datetime.now(UTC) - timedelta(days=2)
+
+    def doc(name: str, vector: list[float], minutes: int) -> dict:
+        ts = (t0 + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")
+        return {"event_id": f"ev-{name}-{uuid.uuid4().hex[:8]}", "type": "fact", "summary": name, "text": name,
+                "context": "", "keywords": [], "raw_sha256": name, "message_ids": [f"m-{name}"], "session_id": "s",
+                "device_id": "d", "ts": ts, "occurred_at": ts, "confidence": 0.8, "trust_source": "rule",
+                "weight": 1.0, "tags": [], "sensitive": False, "evicted": False, "archived": False,
+                "merged_count": 1, "updated_at": ts, "vector": vector}
+
+    older, newer, other = doc("older", base, 0), doc("newer", near, 10), doc("other", far, 20)
+    episodes.put(scope, [older, newer, other])
+    report = run_forgetting(users=[scope])
+    assert report["merged"] == 1
+    after = {d["event_id"]: d for d in episodes.all_for_user(scope)}
+    assert after[older["event_id"]]["message_ids"] == ["m-newer", "m-older"]
+    assert after[older["event_id"]]["merged_count"] == 2 and not after[older["event_id"]]["archived"]
+    assert after[newer["event_id"]]["archived"] is True and "merged" in after[newer["event_id"]]["tags"]
+    assert not after[other["event_id"]]["archived"]
+
+
+def test_recall_reads_old_originals_from_the_archive(stack_state, app_client, tenant_key):
+    import os
+
+    from engram.adapters import archive_store as store_mod
+    from engram.adapters.aws import aws_client
+    from engram.adapters.turn_log import TurnLog
+    from engram.config import get_settings
+    from engram.service import archival
+    from engram.service.retention import apply_retention
+
+    os.environ["ENGRAM_ARCHIVE_BUCKET"] = stack_state["archive_bucket"]
+    for cached in (get_settings, aws_client, store_mod.filesystem, archival.archive_store, archival.sealer):
+        cached.cache_clear()
+    tenant, headers = tenant_key
+    today = datetime.now(UTC).date()
+    day: date = today - timedelta(days=random.SystemRandom().randrange(150, 900))
+    said = "I love green tea with jasmine, especially after a long day of hiking."
+    [mid] = ingest(app_client, headers, "hal", [(said, datetime(day.year, day.month, day.day, 8, tzinfo=UTC))])
+    archival.archive_day(day)
+    apply_retention()
+    scope = Scope(tenant, "hal")
+    assert TurnLog().turns(scope) == [], "past the hot window and archived: dropped from Postgres"
+
+    answer = recall(app_client, headers, "hal", "What exactly did I say about green tea?", datetime.now(UTC))
+    originals = [i for i in answer["items"] if i["layer"] == "archive"]
+    assert originals and originals[0]["provenance"]["message_ids"] == [mid]
+    assert said in originals[0]["text"]
+    assert "archive" not in answer["degraded"]

@@ -1,0 +1,86 @@
+"""Pure archive and forgetting rules."""
+
+from datetime import UTC, date, datetime, timedelta
+
+from engram.domain import forgetting as rules
+from engram.domain.archive import (
+    build_manifest,
+    event_row_key,
+    manifest_bytes,
+    manifest_key,
+    object_key,
+    part_number,
+    shard_of,
+    verification_failures,
+)
+
+
+def test_keys_are_hive_partitions_and_manifest_names_the_day():
+    day = date(2026, 3, 7)
+    assert object_key("turns", day, 2, 0) == "archive/turns/year=2026/month=03/day=07/shard=2/part-0.parquet"
+    assert part_number(object_key("events", day, 0, 12)) == 12
+    assert "manifest" in manifest_key(day) and "2026-03-07" in manifest_key(day)
+
+
+def test_shards_are_stable_and_spread():
+    assert shard_of("t", "alice", 4) == shard_of("t", "alice", 4)
+    assert {shard_of("t", f"u{i}", 4) for i in range(100)} == {0, 1, 2, 3}
+
+
+def test_manifest_is_deterministic():
+    objects = [{"key": "b", "sha256": "2", "rows": 3, "kind": "turns", "shard": 1},
+               {"key": "a", "sha256": "1", "rows": 2, "kind": "events", "shard": 0}]
+    one = manifest_bytes(build_manifest(date(2026, 1, 1), 4, objects))
+    two = manifest_bytes(build_manifest(date(2026, 1, 1), 4, list(reversed(objects))))
+    assert one == two and b'"turns": 3' in one
+
+
+def test_verification_names_every_mismatch():
+    entry = {"key": "k", "sha256": "abc", "rows": 3}
+    assert verification_failures(entry, {"sha256": "abc", "rows": 3}) == []
+    assert verification_failures(entry, None) == ["k: missing"]
+    problems = verification_failures(entry, {"sha256": "zzz", "rows": 2})
+    assert len(problems) == 2 and "sha256" in problems[0] and "rows" in problems[1]
+
+
+def test_event_row_key_ignores_flags_not_content():
+    doc = {"event_id": "ev-1", "text": "x", "message_ids": ["m1"], "weight": 1.0, "evicted": False}
+    assert event_row_key(doc) == event_row_key({**doc, "weight": 0.3, "evicted": True, "archived": True})
+    assert event_row_key(doc) != event_row_key({**doc, "message_ids": ["m1", "m2"]})
+
+
+NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
+
+
+def ev(i, type_, days_ago, **extra):
+    ts = (NOW - timedelta(days=days_ago)).isoformat()
+    return {"event_id": f"e{i}", "type": type_, "ts": ts, "tags": [], "weight": 1.0, **extra}
+
+
+def test_stale_chatter_only_small_talk_and_greetings_past_the_age():
+    events = [ev(1, "greeting", 31), ev(2, "small_talk", 40), ev(3, "greeting", 5), ev(4, "preference", 90),
+              ev(5, "small_talk", 60, archived=True)]
+    assert rules.stale_chatter(events, NOW, 30) == ["e1", "e2"]
+
+
+def test_repeated_types_within_the_window_once():
+    events = [ev(i, "emotion", i) for i in range(5)] + [ev(9, "emotion", 20), ev(10, "fact", 1)]
+    assert rules.repeated_types(events, NOW, 5, 7) == {"emotion": ["e0", "e1", "e2", "e3", "e4"]}
+    tagged = [{**e, "tags": ["repeated"]} if e["event_id"] == "e0" else e for e in events]
+    assert rules.repeated_types(tagged, NOW, 5, 7)["emotion"] == ["e1", "e2", "e3", "e4"]
+    assert rules.repeated_types(events[:4], NOW, 5, 7) == {}
+
+
+def test_near_duplicates_fold_into_the_oldest_of_the_same_type():
+    a = ev(1, "fact", 3, vector=[1.0, 0.0], message_ids=["m1"])
+    b = ev(2, "fact", 2, vector=[0.99, 0.05], message_ids=["m2"])
+    c = ev(3, "preference", 1, vector=[1.0, 0.0], message_ids=["m3"])  # same vector, other type
+    d = ev(4, "fact", 1, vector=[0.0, 1.0], message_ids=["m4"])
+    [merge] = rules.near_duplicates([d, c, b, a], 0.95)
+    assert merge.keep == "e1" and merge.absorbed == ["e2"] and merge.message_ids == ["m1", "m2"]
+
+
+def test_behaviour_patterns_are_counts_only():
+    events = [ev(1, "emotion", 7), ev(2, "emotion", 14), ev(3, "fact", 7)]
+    counts = rules.behaviour_patterns(events)
+    assert counts == {("emotion", NOW.weekday(), 12): 2, ("fact", NOW.weekday(), 12): 1}
