@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
 from ..adapters.archive_source import ArchiveSource
-from ..adapters.archive_store import ArchiveStore, parquet_bytes, read_parquet, to_table
+from ..adapters.archive_store import SCHEMAS, ArchiveStore, parquet_bytes, read_parquet, to_table
 from ..adapters.episode_store import EpisodeStore
 from ..adapters.key_store import KeyStore
 from ..config import get_settings
@@ -219,7 +219,6 @@ def verify(day: str | date) -> dict:
             try:
                 table = read_parquet(data)
                 observed["rows"] = table.num_rows
-                from ..adapters.archive_store import SCHEMAS
                 if not table.schema.equals(SCHEMAS[entry["kind"]], check_metadata=False):
                     problems.append(f"{entry['key']}: schema differs from the {entry['kind']} schema")
             except Exception as exc:  # noqa: BLE001 - any parse error is a verification failure
