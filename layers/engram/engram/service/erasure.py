@@ -190,7 +190,11 @@ def record_failure(event: dict, stores: Stores | None = None) -> dict:
     jobs = ErasureStore()
     verified = event.get("verify") or {}
     if event.get("final"):
-        failed = verified.get("failed_steps") or [step]
+        # Name the store steps that failed (a verify that errors because that same store is
+        # still down would otherwise hide the cause); the failing step itself if none did.
+        steps = jobs.job(event["tenant"], event["job_id"])["steps"]
+        failed = (verified.get("failed_steps")
+                  or [s for s in STORES if steps.get(s, {}).get("status") == "FAILED"] or [step])
         jobs.finish(event["job_id"], "FAILED", residue=verified.get("residue"), error={**cause, "failed": failed})
     else:
         jobs.set_step(event["job_id"], step, {"status": "FAILED", "error": cause["error"]})

@@ -64,8 +64,11 @@ def export_chunks(stores: Stores, scope: Scope, now: datetime | None = None) -> 
     now = now or datetime.now(UTC)
     state = stores.users.state(scope)
     turns = [reveal_turn(stores.keys, scope, t) for t in stores.turns.turns(scope)]
-    profile = [profile_item_view(i, now) | ({"redacted": True} if i.get("redacted") else {})
-               for i in reveal_items(stores.keys, scope, stores.graph.items(scope, include_history=True))]
+    stored = stores.graph.items(scope, include_history=True)
+    revealed = reveal_items(stores.keys, scope, stored)
+    profile = [profile_item_view(i, now) | ({"redacted": True} if i.get("redacted") else {}) for i in revealed]
+    # The audit names a sensitive object by its keyed placeholder; the user sees the name.
+    names = {raw["object"]: clear["object"] for raw, clear in zip(stored, revealed, strict=True) if raw.get("sealed")}
     yield _dumps({"format": FORMAT_VERSION, "user_id": scope.user_id, "exported_at": now,
                   "user": {"known": state.known, "long_term_consent": state.long_term_consent,
                            "consent_version": state.consent_version, "consent_at": state.consent_at,
@@ -78,12 +81,20 @@ def export_chunks(stores: Stores, scope: Scope, now: datetime | None = None) -> 
         ("tasks", lambda: stores.tasks.history(scope)),
         ("episodes", lambda: stores.episodes.all_for_user(scope)),
         ("turns", lambda: turns),
-        ("audit", lambda: stores.audit.entries(scope)),
+        ("audit", lambda: (_named(e, names) for e in stores.audit.entries(scope))),
     ]
     for name, produce in sections:
         yield f',"{name}":'
         yield from _array(produce())
     yield "}"
+
+
+def _named(entry: dict, names: dict[str, str]) -> dict:
+    for side in ("before", "after"):
+        value = entry.get(side)
+        if isinstance(value, dict) and value.get("object") in names:
+            entry = {**entry, side: {**value, "object": names[value["object"]]}}
+    return entry
 
 
 def export_document(stores: Stores, scope: Scope, now: datetime | None = None) -> dict:
