@@ -20,6 +20,13 @@ from local.stackctl.common import RUN_DIR
 for _name, _value in (("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), ("AWS_ACCESS_KEY_ID", "test"),
                       ("AWS_SECRET_ACCESS_KEY", "test")):
     os.environ.setdefault(_name, _value)
+# The in-process API starts the erasure saga deployed on LocalStack (local/stack deploy records it).
+try:
+    _machines = json.loads((RUN_DIR / "stack.json").read_text()).get("state_machines", {})
+    if _machines.get("ErasureStateMachine"):
+        os.environ.setdefault("ENGRAM_ERASURE_STATE_MACHINE_ARN", _machines["ErasureStateMachine"])
+except (OSError, ValueError):
+    pass
 os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(
     {"session": 2000, "tasks": 3000, "profile": 3000, "episodes": 5000, "archive": 5000}))
 

@@ -49,16 +49,15 @@ def _audit(stores: Stores, event: dict, step: str, after: dict) -> None:
 def request_erasure(scope: Scope, jobs: ErasureStore | None = None) -> dict:
     """Start (or return the running) erasure job of the user."""
     jobs = jobs or ErasureStore()
+    arn = get_settings().erasure_state_machine_arn
+    if not arn:  # checked first: a misconfigured API must not leave the user blocked
+        raise StoreUnavailable("erasure is not configured (ENGRAM_ERASURE_STATE_MACHINE_ARN)")
     job, new = jobs.open_job(scope)
     # Refuse writes from the moment the request is accepted, not only once the saga reaches Mark.
     known = jobs.mark_erasing(scope)
     if new:  # mark_erasing leaves a marker row, so whether the user existed is decided here
         jobs.set_step(job["job_id"], "request", {"status": "SUCCEEDED", "known": known})
     if new:
-        arn = get_settings().erasure_state_machine_arn
-        if not arn:
-            jobs.finish(job["job_id"], "FAILED", error={"step": "start", "cause": "no state machine configured"})
-            raise StoreUnavailable("erasure is not configured (ENGRAM_ERASURE_STATE_MACHINE_ARN)")
         payload = {"job_id": job["job_id"], "tenant": scope.tenant, "user_id": scope.user_id}
         try:
             started = aws_client("stepfunctions").start_execution(stateMachineArn=arn, name=job["job_id"],

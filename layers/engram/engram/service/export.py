@@ -63,6 +63,10 @@ def _sessions(stores: Stores, scope: Scope, turns: list[dict]) -> Iterator[dict]
 def export_chunks(stores: Stores, scope: Scope, now: datetime | None = None) -> Iterator[str]:
     now = now or datetime.now(UTC)
     state = stores.users.state(scope)
+    # Every store is touched before the first chunk: a store that is down is a clean 503,
+    # not a response cut off half-way (the status line goes out with the first chunk).
+    stores.episodes.count(scope, tier="all")
+    stores.sessions.session_keys(scope)
     turns = [reveal_turn(stores.keys, scope, t) for t in stores.turns.turns(scope)]
     stored = stores.graph.items(scope, include_history=True)
     revealed = reveal_items(stores.keys, scope, stored)
