@@ -124,6 +124,9 @@ class LocalStack(Service):
             # than on the first deploy after a start.
             "EAGER_SERVICE_LOADING": "1",
             "LAMBDA_RUNTIME_EXECUTOR": EXECUTOR_PLUGIN,
+            # Each warm function is a host process of 200 MB to 1 GB (torch); with ~30 functions
+            # LocalStack's 10-minute keep-alive held over 13 GB. Two minutes keeps a test run warm.
+            "LAMBDA_KEEPALIVE_MS": "120000",
             "ENGRAM_LAMBDA_PYTHON": str(VENV_PYTHON),
             "ENGRAM_LAMBDA_LOG_DIR": str(LOG_DIR / "lambda"),
         }
