@@ -13,12 +13,14 @@ run under the project's .venv, which has them); the layer still carries the ``en
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import json
 import os
 import secrets
 import time
+import uuid
 import zipfile
 from pathlib import Path
 
@@ -35,6 +37,7 @@ STAGE = os.environ.get("ENGRAM_STAGE", "local")
 STACK_NAME = f"engram-{STAGE}"
 DEPLOY_BUCKET = "engram-deployments"
 API_KEY_FILE = RUN_DIR / "api_key"
+KMS_KEY_FILE = RUN_DIR / "kms_data_key.json"
 ENDPOINT = f"http://{HOST}:{PORTS['localstack']}"
 # CloudFormation refuses a TemplateBody larger than this; beyond it the template goes via S3.
 MAX_TEMPLATE_BODY = 51_200
@@ -167,6 +170,18 @@ def store_parameters() -> dict[str, str]:
     return params
 
 
+def local_kms_key() -> dict[str, str]:
+    """LocalStack keeps no state across restarts, but PostgreSQL keeps the users' wrapped data
+    keys: a fixed id and key material for DataKey (made once, kept in the run dir) let them unwrap
+    after a restart, as they would on AWS where the key simply lives on."""
+    if not KMS_KEY_FILE.exists():
+        KMS_KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
+        KMS_KEY_FILE.write_text(json.dumps({"LocalKeyId": str(uuid.uuid4()),
+                                            "LocalKeyMaterial": base64.b64encode(secrets.token_bytes(32)).decode()}))
+        KMS_KEY_FILE.chmod(0o600)
+    return json.loads(KMS_KEY_FILE.read_text())
+
+
 def local_api_key(params: dict[str, str]) -> str:
     """The local tenant's API key: made once, kept in the run dir, registered with the app."""
     if API_KEY_FILE.exists():
@@ -275,7 +290,7 @@ def deploy() -> dict:
         s3.head_bucket(Bucket=DEPLOY_BUCKET)
     except ClientError:
         s3.create_bucket(Bucket=DEPLOY_BUCKET)
-    parameters = {"Stage": STAGE, **store_parameters()}
+    parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key()}
     body = json.dumps(package(load_template(), s3), sort_keys=True)
     changed = deploy_stack(cfn, body, parameters, s3)
     log(f"deploy: stack {STACK_NAME} {'updated' if changed else 'unchanged'} in "
