@@ -174,13 +174,14 @@ class EpisodeStore:
         return out
 
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               extra_filters: list[dict] | None = None, timeout_s: float | None = None) -> tuple[list, list]:
+               lexical_size: int | None = None, extra_filters: list[dict] | None = None,
+               timeout_s: float | None = None) -> tuple[list, list]:
         """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
         self.ensure_index()
         filters = self.scope_filter(scope) + (extra_filters or [])
         # Lexical hits bring their vectors, so the caller can score them by cosine too instead of
         # guessing a floor for events the k-NN side did not return.
-        lexical = {"size": size, "query": {"bool": {
+        lexical = {"size": lexical_size or size, "query": {"bool": {
             "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
                                           {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
                                           {"match": {"context": {"query": text, "boost": 0.3}}}],

@@ -15,7 +15,8 @@ class RecallRecipe:
 
     name: str
     fusion: str = "convex"          # "convex": weighted sum of cosine and max-normalised BM25; "rrf"
-    candidates: int = 60            # per retriever, before fusion
+    candidates: int = 60            # k-NN candidates before fusion
+    lexical_candidates: int = 30    # BM25 candidates (they come back with their vectors: keep modest)
     dense_weight: float = 0.6
     lexical_weight: float = 0.4
     recency_weight: float = 0.3     # only for "last time"/"recently" questions

@@ -102,7 +102,8 @@ def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: dateti
     t0 = time.perf_counter()
     vector = embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
-    dense, lexical = stores.episodes.hybrid(scope, vector, intent.text, recipe.candidates)
+    dense, lexical = stores.episodes.hybrid(scope, vector, intent.text, recipe.candidates,
+                                            lexical_size=recipe.lexical_candidates)
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
