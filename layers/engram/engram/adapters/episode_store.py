@@ -162,6 +162,10 @@ class EpisodeStore:
         lines: list[dict] = []
         for vector, extra in queries:
             lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, k, extra, tier)]
+        return self._msearch(lines, timeout_s)
+
+    def _msearch(self, lines: list[dict], timeout_s: float | None) -> list[list[dict]]:
+        """One ``_msearch`` round trip; each search's hits as ``{**source, "_score"}``."""
         try:
             result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -189,15 +193,7 @@ class EpisodeStore:
         lines: list[dict] = [{"index": self.index, "routing": scope.key}, lexical]
         if vector is not None:
             lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, size, extra_filters)]
-        try:
-            result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
-        hits = []
-        for response in result["responses"]:
-            if "error" in response:
-                raise StoreUnavailable(f"episode store: {response['error']}")
-            hits.append([{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]])
+        hits = self._msearch(lines, timeout_s)
         return (hits[1] if vector is not None else []), hits[0]
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
