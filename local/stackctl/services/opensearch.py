@@ -25,7 +25,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from ..common import HOST, LOCAL, RUN_DIR, StackError, apt_install, log, port_open, run
+from ..common import HOST, LOCAL, RUN_DIR, StackError, apt_install, log, port_open, run, wait_for
 from .base import Service
 
 SOURCE = LOCAL / "opensearch"
@@ -110,14 +110,18 @@ class OpenSearch(Service):
         self._guard_native_engines()
 
     def _guard_native_engines(self) -> None:
+        # A busy cluster manager (say, still deleting a large index) answers 503 for a while.
+        wait_for(self._put_guard_template, f"the {GUARD_TEMPLATE} template", timeout=START_TIMEOUT,
+                 interval=2.0, log_file=self.process.log_file)
+
+    def _put_guard_template(self) -> bool:
         body = {"index_patterns": ["*"], "order": -1000,
                 "settings": {"index.knn.advanced.approximate_threshold": -1}}
         req = urllib.request.Request(f"{self.url}/_template/{GUARD_TEMPLATE}", method="PUT",
                                      data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=30) as resp:
-            if not json.loads(resp.read()).get("acknowledged"):
-                raise StackError(f"opensearch did not acknowledge the {GUARD_TEMPLATE} template")
+            return bool(json.loads(resp.read()).get("acknowledged"))
 
     def _wait_ready(self, pid: int | None) -> None:
         deadline = time.monotonic() + START_TIMEOUT
