@@ -7,11 +7,13 @@ service makes ``up`` idempotent: a live process is reused, a dead one restarted.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -20,7 +22,19 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 LOCAL = REPO / "local"
-RUN_DIR = Path(os.environ.get("ENGRAM_RUN_DIR", REPO / ".run")).resolve()
+
+
+def _default_run_dir() -> Path:
+    """``.run/`` in the checkout, unless the checkout sits where the servers' own users (postgres,
+    the OpenSearch user) cannot reach it, e.g. below a 0700 home directory: then a directory of
+    its own under /var/tmp, named after the checkout so two checkouts never share one."""
+    reachable = all(parent.stat().st_mode & stat.S_IXOTH for parent in [REPO, *REPO.parents])
+    if reachable:
+        return REPO / ".run"
+    return Path("/var/tmp") / f"engram-run-{hashlib.sha256(str(REPO).encode()).hexdigest()[:10]}"
+
+
+RUN_DIR = Path(os.environ.get("ENGRAM_RUN_DIR") or _default_run_dir()).resolve()
 LOG_DIR = RUN_DIR / "logs"
 VENV_PYTHON = REPO / ".venv" / "bin" / "python"
 HOST = "127.0.0.1"
