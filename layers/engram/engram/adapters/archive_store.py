@@ -129,18 +129,16 @@ class ArchiveStore:
         return {"key": key, "sha256": sha, "version_id": out.get("VersionId")}
 
     def head(self, key: str) -> dict | None:
-        try:
-            return self.s3.head_object(Bucket=self.bucket, Key=key)
-        except ClientError as exc:
-            if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
-                return None
-            raise _unavailable(exc) from exc
-        except BotoCoreError as exc:
-            raise _unavailable(exc) from exc
+        return self._unless_missing(lambda: self.s3.head_object(Bucket=self.bucket, Key=key))
 
     def get(self, key: str) -> bytes | None:
+        return self._unless_missing(lambda: self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read())
+
+    @staticmethod
+    def _unless_missing(call):
+        """The call's result, ``None`` for an object that is not there, StoreUnavailable otherwise."""
         try:
-            return self.s3.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+            return call()
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") in ("404", "NoSuchKey", "NotFound"):
                 return None
