@@ -47,6 +47,13 @@ def parse_timestamp(value: object, field: str) -> datetime:
     raise ValidationFailed(f"{field} must be ISO 8601 with offset or epoch milliseconds", field=field)
 
 
+def format_timestamp(value: datetime | str | None) -> str | None:
+    """The API's form of a time: ISO 8601 in UTC with a ``Z``; a string is taken as already so."""
+    if value is None or isinstance(value, str):
+        return value
+    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
 def normalise_text(text: str) -> str:
     """Trim, collapse runs of spaces and tabs, keep newlines (they carry structure)."""
     lines = [_SPACES.sub(" ", line).strip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import logging
-from datetime import UTC, datetime
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -22,6 +21,7 @@ from ..adapters.audit_log import AuditEntry
 from ..adapters.aws import aws_client
 from ..adapters.erasure_store import ErasureStore
 from ..config import get_settings
+from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
 from ..domain.model import Scope
 from ..errors import StoreUnavailable, ValidationFailed
@@ -29,10 +29,6 @@ from .stores import Stores, default_stores
 
 STORES = ("redis", "opensearch", "postgres", "neo4j", "archive")
 log = logging.getLogger(__name__)
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z") if value else None
 
 
 def _scope(event: dict) -> Scope:

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from ..adapters.audit_log import AuditEntry
 from ..adapters.profile_graph import Fact
 from ..adapters.session_store import SessionRef
+from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import parse_timestamp, validate_id
 from ..domain.decay import decay_confidence, needs_confirmation
 from ..domain.model import PREDICATES, EventType, Predicate, Scope, TrustSource
@@ -16,10 +17,6 @@ from ..domain.trust import clamp, smooth_feedback
 from ..errors import Conflict, NotFound, ValidationFailed
 from .privacy import protect_fact, reveal_item, reveal_items
 from .stores import Stores
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z") if value else None
 
 
 def _writable(stores: Stores, scope: Scope):

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 
 import numpy as np
 
 from ..adapters import embedder
 from ..adapters.session_store import SessionRef
+from ..domain.cleaning import format_timestamp as _iso
 from ..domain.decay import decay_confidence, needs_confirmation
 from ..domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
 from ..domain.model import PREDICATES, Predicate, Scope
@@ -22,14 +23,6 @@ from .stores import Stores
 COLD_TIER_FACTOR = 0.9
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
-
-
-def _iso(value) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    return value.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def _parse(ts: str) -> datetime:

@@ -14,6 +14,7 @@ from ..adapters.audit_log import AuditEntry
 from ..adapters.profile_graph import Fact
 from ..adapters.session_store import SessionRef
 from ..config import get_settings
+from ..domain.cleaning import format_timestamp as _iso
 from ..domain.model import EventType, Scope
 from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
@@ -37,10 +38,6 @@ def event_id(scope: Scope, message_id: str) -> str:
 
 def task_id_for(scope: Scope, message_id: str) -> str:
     return f"t-{_digest(scope.tenant, scope.user_id, message_id, size=16)}"
-
-
-def _iso(ts: datetime) -> str:
-    return ts.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context: str) -> dict:
