@@ -73,6 +73,7 @@ def status() -> dict:
     for key in ("memory_mb", "peak_memory_mb"):
         report[key]["total"] = round(sum(report[key].values()), 1)
     report["api"] = state.get("api", {"url": None, "key": None})
+    report["state_machines"] = state.get("state_machines", {})
     report["archive_bucket"] = state.get("archive_bucket")
     report["startup"] = state.get("startup")
     report["run_dir"] = str(RUN_DIR)

@@ -182,6 +182,30 @@ def local_kms_key() -> dict[str, str]:
     return json.loads(KMS_KEY_FILE.read_text())
 
 
+def _app_dependencies(params: dict[str, str]):
+    """The app's composition root, pointed at the same stores as the stack (its settings come
+    from ENGRAM_* variables, read once)."""
+    os.environ.update({"ENGRAM_REDIS_URL": params["RedisUrl"], "ENGRAM_POSTGRES_DSN": params["PostgresDsn"],
+                       "ENGRAM_NEO4J_URI": params["Neo4jUri"], "ENGRAM_NEO4J_USER": params["Neo4jUser"],
+                       "ENGRAM_NEO4J_PASSWORD": params["Neo4jPassword"],
+                       "ENGRAM_OPENSEARCH_URL": params["OpenSearchUrl"]})
+    try:
+        from engram.bootstrap import bootstrap
+    except ImportError as exc:
+        raise StackError(f"the engram package is not importable ({exc}); is the project installed in .venv?") from exc
+    return bootstrap()
+
+
+def migrate_stores(params: dict[str, str]) -> dict:
+    """Schema migrations are a deploy step (``python -m engram.migrate`` on AWS), never a cold start's."""
+    from engram.migrate import migrate
+
+    try:
+        return migrate(_app_dependencies(params))
+    except Exception as exc:  # noqa: BLE001 - report any store failure with context
+        raise StackError(f"schema migration failed: {type(exc).__name__}: {exc}") from exc
+
+
 def local_api_key(params: dict[str, str]) -> str:
     """The local tenant's API key: made once, kept in the run dir, registered with the app."""
     if API_KEY_FILE.exists():
@@ -191,18 +215,8 @@ def local_api_key(params: dict[str, str]) -> str:
         API_KEY_FILE.parent.mkdir(parents=True, exist_ok=True)
         API_KEY_FILE.write_text(key)
         API_KEY_FILE.chmod(0o600)
-    # The app's settings come from ENGRAM_* variables; point them at the same stores as the stack.
-    os.environ.update({"ENGRAM_REDIS_URL": params["RedisUrl"], "ENGRAM_POSTGRES_DSN": params["PostgresDsn"],
-                       "ENGRAM_NEO4J_URI": params["Neo4jUri"], "ENGRAM_NEO4J_USER": params["Neo4jUser"],
-                       "ENGRAM_NEO4J_PASSWORD": params["Neo4jPassword"],
-                       "ENGRAM_OPENSEARCH_URL": params["OpenSearchUrl"]})
     try:
-        from engram.service.tenants import ensure_tenant_key
-    except ImportError as exc:
-        raise StackError(f"cannot register the local API key: engram.service.tenants.ensure_tenant_key "
-                         f"is not importable ({exc}); is the project installed in .venv?") from exc
-    try:
-        ensure_tenant_key(tenant_id="local", api_key=key)
+        _app_dependencies(params).tenants.register("local", key)
     except Exception as exc:  # noqa: BLE001 - report any store failure with context
         raise StackError(f"cannot register the local API key in PostgreSQL: {exc}") from exc
     return key
@@ -291,6 +305,8 @@ def deploy() -> dict:
     except ClientError:
         s3.create_bucket(Bucket=DEPLOY_BUCKET)
     parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key()}
+    migrated = migrate_stores(parameters)
+    log(f"deploy: migrations applied {migrated}")
     body = json.dumps(package(load_template(), s3), sort_keys=True)
     changed = deploy_stack(cfn, body, parameters, s3)
     log(f"deploy: stack {STACK_NAME} {'updated' if changed else 'unchanged'} in "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +29,12 @@ class Settings(BaseSettings):
     key_cache_max: int = Field(1024, ge=1)
     # Erasure saga (issue 5): the state machine the API starts, and where failure alerts go.
     erasure_state_machine_arn: str | None = None
+    # Recall runs in-process (lowest latency) or as the Express RecallStateMachine of per-step
+    # Lambdas; ingestion likewise (IngestStateMachine). Both runners execute the same chain.
+    recall_runner: Literal["inprocess", "stepfunctions"] = "inprocess"
+    recall_state_machine_arn: str | None = None
+    ingest_runner: Literal["inprocess", "stepfunctions"] = "inprocess"
+    ingest_state_machine_arn: str | None = None
     alert_event_bus: str = "default"
     # None means the SDK's own resolution (AWS_ENDPOINT_URL, then the real AWS endpoints).
     aws_endpoint_url: str | None = None

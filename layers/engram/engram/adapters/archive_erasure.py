@@ -15,21 +15,22 @@ import io
 import pyarrow.parquet as pq
 from botocore.exceptions import BotoCoreError, ClientError
 
-from ..config import get_settings
+from ..config import Settings
 from ..domain.model import Scope
 from ..errors import StoreUnavailable
-from .aws import aws_client
+from .clients import Clients
 
 ROOT = "archive/"
 
 
 class ArchiveEraser:
-    def __init__(self, bucket: str | None = None) -> None:
-        self.bucket = bucket or get_settings().archive_bucket
+    def __init__(self, clients: Clients, settings: Settings) -> None:
+        self._clients = clients
+        self.bucket = settings.archive_bucket
 
     @property
     def s3(self):
-        return aws_client("s3")
+        return self._clients.aws("s3")
 
     def _call(self, operation: str, **kwargs):
         try:

@@ -9,7 +9,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from ..domain.archive import day_bounds
-from . import postgres
+from .clients import Clients
 
 # The shard expression in the queries below is domain.archive.shard_of in SQL: the first 32 bits
 # of md5(tenant:user) modulo N (tests/unit/test_archive_rules.py holds the two together).
@@ -17,6 +17,9 @@ HYPERTABLES = {"turn_log": "client_ts", "task_events": "ts"}
 
 
 class ArchiveSource:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+
     def turns(self, day: date, shard: int, shards: int) -> list[dict]:
         start, end = day_bounds(day)
         query = ("SELECT tenant, user_id, session_id, device_id, message_id, role, content, content_sha256, "
@@ -37,7 +40,7 @@ class ArchiveSource:
     def day_counts(self, day: date) -> dict[str, int]:
         """Rows of the day still in the hypertables (retention compares them with the manifest)."""
         start, end = day_bounds(day)
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             return {"turns": conn.execute("SELECT count(*) FROM turn_log WHERE client_ts >= %s AND client_ts < %s",
                                           (start, end)).fetchone()[0],
                     "tasks": conn.execute("SELECT count(*) FROM task_events WHERE ts >= %s AND ts < %s",
@@ -46,7 +49,7 @@ class ArchiveSource:
     def days_with_data(self, before: date) -> list[date]:
         """Days older than ``before`` that still have rows in a hypertable (from chunk ranges:
         cheap, no scan)."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             rows = conn.execute(
                 "SELECT DISTINCT d::date FROM timescaledb_information.chunks c, "
                 "generate_series(date_trunc('day', c.range_start), c.range_end - interval '1 microsecond', "
@@ -59,7 +62,7 @@ class ArchiveSource:
         midnight): whatever straddles another day is left alone."""
         start, end = day_bounds(day)
         dropped = {}
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             for table in HYPERTABLES:
                 rows = conn.execute("SELECT drop_chunks(%s::regclass, older_than => %s, newer_than => %s)",
                                     (table, end, start)).fetchall()
@@ -69,7 +72,7 @@ class ArchiveSource:
     # -- the ledger of verified days ---------------------------------------------------------
 
     def mark_verified(self, day: date, manifest_key: str, manifest_sha256: str, objects: int, rows: dict) -> None:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute(
                 "INSERT INTO archive_days (day, manifest_key, manifest_sha256, objects, rows) "
                 "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (day) DO UPDATE SET manifest_key = EXCLUDED.manifest_key, "
@@ -78,22 +81,21 @@ class ArchiveSource:
 
     def unmark(self, day: date) -> None:
         """A day whose archive failed verification is no longer a basis for dropping anything."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("DELETE FROM archive_days WHERE day = %s", (day,))
 
     def verified(self, day: date) -> dict | None:
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT day, manifest_key, manifest_sha256, objects, rows, verified_at FROM archive_days "
                         "WHERE day = %s", (day,))
             return cur.fetchone()
 
     def verified_days(self, days: list[date]) -> set[date]:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             return {r[0] for r in conn.execute("SELECT day FROM archive_days WHERE day = ANY(%s)",
                                                (days,)).fetchall()}
 
-    @staticmethod
-    def _fetch(query: str, params: dict) -> list[dict]:
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+    def _fetch(self, query: str, params: dict) -> list[dict]:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(query, params)
             return cur.fetchall()

@@ -7,16 +7,17 @@ filtered on tenant and user, so no query can reach another user's events.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from functools import cache
 
 from opensearchpy import NotFoundError, OpenSearch, helpers
 from opensearchpy.exceptions import ConnectionError as OSConnectionError
 from opensearchpy.exceptions import ConnectionTimeout, TransportError
 
-from ..config import get_settings
+from ..config import Settings
+from ..domain.cleaning import format_timestamp
 from ..domain.model import Scope
+from ..domain.records import EpisodeDoc
 from ..errors import StoreUnavailable
-from .opensearch_index import opensearch_client
+from .clients import Clients
 
 _TEXT = {"type": "text", "analyzer": "english", "fields": {"cjk": {"type": "text", "analyzer": "cjk"}}}
 
@@ -49,7 +50,6 @@ def index_body(dimension: int) -> dict:
     }
 
 
-@cache
 def _ensure_index(client: OpenSearch, index: str, dimension: int) -> None:
     body = index_body(dimension)
     if not client.indices.exists(index=index):
@@ -68,16 +68,17 @@ def _unavailable(exc: Exception) -> StoreUnavailable:
 
 
 class EpisodeStore:
-    def __init__(self, client: OpenSearch | None = None, index: str | None = None, dimension: int = 384) -> None:
-        self._client = client
-        self.index = index or get_settings().episode_index
+    def __init__(self, clients: Clients, settings: Settings, dimension: int = 384) -> None:
+        self._clients = clients
+        self.index = settings.episode_index
         self.dimension = dimension
 
     @property
     def client(self) -> OpenSearch:
-        return self._client or opensearch_client()
+        return self._clients.opensearch
 
     def ensure_index(self) -> None:
+        """Create the index, or add fields new since it was made (a deploy step: ``engram.migrate``)."""
         try:
             _ensure_index(self.client, self.index, self.dimension)
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -94,11 +95,10 @@ class EpisodeStore:
             clauses.append({"bool": {"must_not": [{"term": {flag: True}} for flag in hidden]}})
         return clauses
 
-    def put(self, scope: Scope, docs: list[dict], *, refresh: bool = True) -> None:
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, refresh: bool = True) -> None:
         """Index events under their own ids: a retried ingest overwrites, never duplicates."""
         if not docs:
             return
-        self.ensure_index()
         actions = [{"_op_type": "index", "_index": self.index, "_id": d["event_id"], "_routing": scope.key,
                     "_source": {**d, "tenant": scope.tenant, "user_id": scope.user_id}} for d in docs]
         try:
@@ -118,7 +118,6 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
 
     def get(self, scope: Scope, event_id: str) -> dict | None:
-        self.ensure_index()
         try:
             doc = self.client.get(index=self.index, id=event_id, routing=scope.key)["_source"]
         except NotFoundError:
@@ -127,21 +126,6 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
         return doc if doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id else None
 
-    def search(self, scope: Scope, query: dict, size: int, *, tier: str = "retrievable",
-               exclude_vector: bool = True, timeout_s: float | None = None) -> list[dict]:
-        """Run ``query`` inside the user's scope; returns hits as ``{**source, "_score"}``."""
-        self.ensure_index()
-        body = {"size": size, "query": {"bool": {"filter": self.scope_filter(scope, tier),
-                                                 "must": [query]}}}
-        if exclude_vector:
-            body["_source"] = {"excludes": ["vector"]}
-        try:
-            result = self.client.search(index=self.index, body=body, routing=scope.key,
-                                        request_timeout=timeout_s or 10)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
-        return [{**h["_source"], "_score": h["_score"]} for h in result["hits"]["hits"]]
-
     def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None,
                   tier: str = "retrievable") -> dict:
         # Efficient filtered k-NN: the scope filter is applied inside the HNSW search.
@@ -149,20 +133,15 @@ class EpisodeStore:
         return {"size": k, "_source": {"excludes": ["vector"]},
                 "query": {"knn": {"vector": {"vector": vector, "k": k, "filter": knn_filter}}}}
 
-    def knn(self, scope: Scope, vector: list[float], k: int, *, extra_filters: list[dict] | None = None,
-            tier: str = "retrievable", timeout_s: float | None = None) -> list[dict]:
-        return self.knn_many(scope, [(vector, extra_filters)], k, tier=tier, timeout_s=timeout_s)[0]
-
-    def knn_many(self, scope: Scope, queries: list[tuple[list[float], list[dict] | None]], k: int, *,
-                 tier: str = "retrievable", timeout_s: float | None = None) -> list[list[dict]]:
-        """Several k-NN searches in one round trip (``_msearch``)."""
+    def nearest_of_type(self, scope: Scope, queries: list[tuple[list[float], str]], k: int) -> list[list[dict]]:
+        """For each (vector, event type) the ``k`` nearest events of that type, in one round trip."""
         if not queries:
             return []
-        self.ensure_index()
         lines: list[dict] = []
-        for vector, extra in queries:
-            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, k, extra, tier)]
-        return self._msearch(lines, timeout_s)
+        for vector, type_ in queries:
+            lines += [{"index": self.index, "routing": scope.key},
+                      self._knn_body(scope, vector, k, [{"term": {"type": type_}}])]
+        return self._msearch(lines, None)
 
     def _msearch(self, lines: list[dict], timeout_s: float | None) -> list[list[dict]]:
         """One ``_msearch`` round trip; each search's hits as ``{**source, "_score"}``."""
@@ -178,11 +157,9 @@ class EpisodeStore:
         return out
 
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None, extra_filters: list[dict] | None = None,
-               timeout_s: float | None = None) -> tuple[list, list]:
+               lexical_size: int | None = None) -> tuple[list, list]:
         """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
-        self.ensure_index()
-        filters = self.scope_filter(scope) + (extra_filters or [])
+        filters = self.scope_filter(scope)
         # Lexical hits bring their vectors, so the caller can score them by cosine too instead of
         # guessing a floor for events the k-NN side did not return.
         lexical = {"size": lexical_size or size, "query": {"bool": {
@@ -192,12 +169,11 @@ class EpisodeStore:
             "minimum_should_match": 1}}}
         lines: list[dict] = [{"index": self.index, "routing": scope.key}, lexical]
         if vector is not None:
-            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, size, extra_filters)]
-        hits = self._msearch(lines, timeout_s)
+            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, size, None)]
+        hits = self._msearch(lines, None)
         return (hits[1] if vector is not None else []), hits[0]
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
-        self.ensure_index()
         body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}
         try:
             return self.client.count(index=self.index, body=body, routing=scope.key)["count"]
@@ -223,17 +199,24 @@ class EpisodeStore:
 
     def all_for_user(self, scope: Scope) -> list[dict]:
         """Every event of the user, evicted and archived included (export, erasure checks)."""
-        self.ensure_index()
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}},
                  "_source": {"excludes": ["vector"]}, "sort": [{"ts": "asc"}]}
         return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
                                                    preserve_order=True)]
 
     def delete_user(self, scope: Scope) -> int:
-        return self.delete_matching(scope, [])
+        return self._delete_where(scope, [])
 
-    def delete_matching(self, scope: Scope, filters: list[dict]) -> int:
-        self.ensure_index()
+    def delete_matching(self, scope: Scope, *, type_: str | None = None, before: datetime | None = None) -> int:
+        """The user's events of a type and/or from before a time (all tiers)."""
+        filters: list[dict] = []
+        if type_ is not None:
+            filters.append({"term": {"type": type_}})
+        if before is not None:
+            filters.append({"range": {"ts": {"lt": format_timestamp(before)}}})
+        return self._delete_where(scope, filters)
+
+    def _delete_where(self, scope: Scope, filters: list[dict]) -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, "all") + filters}}}
         try:
             try:
@@ -257,12 +240,9 @@ class EpisodeStore:
     # These cross users on purpose (a nightly job covers everyone); each returned doc carries
     # its own tenant and user_id, and every write goes back through that doc's own routing.
 
-    def events_between(self, start: str, end: str, *, with_vectors: bool = False) -> list[dict]:
+    def events_between(self, start: str, end: str) -> list[dict]:
         """Every event (all tiers, all users) whose ``ts`` lies in ``[start, end)``."""
-        self.ensure_index()
-        query = {"query": {"range": {"ts": {"gte": start, "lt": end}}}}
-        if not with_vectors:
-            query["_source"] = {"excludes": ["vector"]}
+        query = {"query": {"range": {"ts": {"gte": start, "lt": end}}}, "_source": {"excludes": ["vector"]}}
         try:
             return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index)]
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -271,7 +251,6 @@ class EpisodeStore:
     def evicted(self) -> list[dict]:
         """Events the per-user cap evicted that are still stored (retention deletes them once
         they are in a verified archive)."""
-        self.ensure_index()
         query = {"query": {"term": {"evicted": True}}, "_source": {"excludes": ["vector"]}}
         try:
             return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index)]
@@ -280,7 +259,6 @@ class EpisodeStore:
 
     def users(self) -> list[Scope]:
         """Every (tenant, user) with events, by a composite aggregation (pages of 1000)."""
-        self.ensure_index()
         out, after = [], None
         while True:
             composite = {"size": 1000, "sources": [{"tenant": {"terms": {"field": "tenant"}}},
@@ -296,7 +274,6 @@ class EpisodeStore:
 
     def for_forgetting(self, scope: Scope) -> list[dict]:
         """The user's retrievable events with their vectors (near-duplicate detection)."""
-        self.ensure_index()
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "retrievable")}}, "sort": [{"ts": "asc"}]}
         return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
                                                    preserve_order=True)]

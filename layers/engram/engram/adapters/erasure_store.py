@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 
 from ..domain.model import Scope
 from ..errors import NotFound
-from . import postgres
+from .clients import Clients
 
 # Every table holding rows of one user, keyed (tenant, user_id). Tables another feature adds
 # later belong here too; ones not created yet are skipped (see _existing).
@@ -35,12 +35,15 @@ def _existing(conn, tables: tuple[str, ...]) -> list[str]:
 
 
 class ErasureStore:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+
     # -- jobs -------------------------------------------------------------------------------
 
     def open_job(self, scope: Scope) -> tuple[dict, bool]:
         """The user's running job, or a new one; True when it is new."""
         ref = user_ref(scope)
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute("INSERT INTO erasure_jobs (job_id, tenant, user_ref, status) VALUES (%s, %s, %s, 'RUNNING') "
                         "ON CONFLICT (tenant, user_ref) WHERE status = 'RUNNING' DO NOTHING RETURNING *",
                         (f"er-{uuid.uuid4().hex}", scope.tenant, ref))
@@ -53,7 +56,7 @@ class ErasureStore:
         return (row, False) if row else self.open_job(scope)  # finished in between: open anew
 
     def job(self, tenant: str, job_id: str) -> dict:
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT * FROM erasure_jobs WHERE tenant = %s AND job_id = %s", (tenant, job_id))
             row = cur.fetchone()
         if row is None:
@@ -61,18 +64,18 @@ class ErasureStore:
         return row
 
     def set_execution(self, job_id: str, execution_arn: str) -> None:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("UPDATE erasure_jobs SET execution_arn = %s, updated_at = now() WHERE job_id = %s",
                          (execution_arn, job_id))
 
     def set_step(self, job_id: str, step: str, detail: dict) -> None:
         """Record one step's outcome; a re-run overwrites that step only (jsonb merge)."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("UPDATE erasure_jobs SET steps = steps || %s, updated_at = now() WHERE job_id = %s",
                          (Jsonb({step: detail}), job_id))
 
     def finish(self, job_id: str, status: str, residue: dict | None = None, error: dict | None = None) -> None:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("UPDATE erasure_jobs SET status = %s, residue = COALESCE(%s, residue), error = %s, "
                          "updated_at = now(), finished_at = now() WHERE job_id = %s",
                          (status, Jsonb(residue) if residue is not None else None,
@@ -83,7 +86,7 @@ class ErasureStore:
     def mark_erasing(self, scope: Scope) -> bool:
         """Refuse the user's writes from now on; True if the user was known. An unknown user gets
         a marker row too, so a write racing the erasure cannot create them meanwhile."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             known = conn.execute("UPDATE users SET erasing = true WHERE tenant = %s AND user_id = %s",
                                  (scope.tenant, scope.user_id)).rowcount > 0
             if not known:
@@ -93,7 +96,7 @@ class ErasureStore:
         return known
 
     def delete_rows(self, scope: Scope) -> dict[str, int]:
-        with postgres.connection() as conn, conn.transaction():
+        with self._clients.pg() as conn, conn.transaction():
             conn.execute("SET LOCAL engram.erasure = 'on'")
             deleted = {}
             for table in _existing(conn, USER_TABLES):
@@ -103,12 +106,12 @@ class ErasureStore:
             return deleted
 
     def count_rows(self, scope: Scope) -> dict[str, int]:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             return {table: conn.execute(
                 sql.SQL("SELECT count(*) FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)),
                 (scope.tenant, scope.user_id)).fetchone()[0] for table in _existing(conn, USER_TABLES + (KEY_TABLE,))}
 
     def drop_user(self, scope: Scope) -> None:
         """The last trace: the users row that refused writes during the erasure."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("DELETE FROM users WHERE tenant = %s AND user_id = %s", (scope.tenant, scope.user_id))

@@ -5,15 +5,18 @@ from __future__ import annotations
 from psycopg.types.json import Jsonb
 
 from ..errors import Conflict, Unprocessable
-from . import postgres
+from .clients import Clients
 
 STALE = "5 minutes"
 
 
 class IdempotencyStore:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+
     def claim(self, tenant: str, key: str, request_sha256: str) -> tuple[int, dict] | None:
         """``None``: this request owns the key and must run. Otherwise the stored first result."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             inserted = conn.execute(
                 # A claim whose owner died (no result after STALE) is taken over, so a crashed
                 # attempt does not block the client's retries forever.
@@ -38,12 +41,12 @@ class IdempotencyStore:
         return status, response
 
     def complete(self, tenant: str, key: str, status: int, response: dict) -> None:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("UPDATE idempotency_keys SET status = %s, response = %s WHERE tenant = %s AND key = %s",
                          (status, Jsonb(response), tenant, key))
 
     def release(self, tenant: str, key: str) -> None:
         """A failed attempt gives the key back, so the client's retry can run for real."""
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             conn.execute("DELETE FROM idempotency_keys WHERE tenant = %s AND key = %s AND status IS NULL",
                          (tenant, key))

@@ -1,16 +1,16 @@
-"""KeyStore: per-user data keys, wrapped by KMS, kept in PostgreSQL (``user_keys``).
+"""Per-user data keys: envelope encryption with KMS, wrapped keys kept in PostgreSQL.
 
-Envelope encryption: KMS ``GenerateDataKey`` under ``settings.kms_key_id`` returns a fresh
-AES-256 key in plaintext and wrapped; only the wrapped form is stored. The KMS encryption
-context names the tenant and user, so a wrapped key copied to another row does not unwrap.
-Plaintext keys are cached in-process for ``key_cache_ttl_s`` (bounded LRU) because sealing one
-value per KMS round trip would put KMS on every write's critical path.
+``EnvelopeKeyStore`` is the one key cache of the process (the composition root builds it once).
+KMS ``GenerateDataKey`` returns a fresh AES-256 key in plaintext and wrapped; only the wrapped form
+is stored (``PgWrappedKeys``, table ``user_keys``). The KMS encryption context names the tenant
+and user, so a wrapped key copied to another row does not unwrap. Plaintext keys are cached for
+``key_cache_ttl_s`` (bounded LRU): sealing one value per KMS round trip would put KMS on every
+write's critical path.
 
 Crypto-shredding: ``shred`` deletes the wrapped key. Every ciphertext names the key that sealed
 it, so afterwards ``open`` raises ``KeyDestroyed`` (not a tamper error), and a user who comes back
-later gets a new key that cannot open the old copies either. A warm process that cached the key
-can still open for up to the TTL after a shred in *another* process; the shredding process
-forgets it at once.
+later gets a new key that cannot open the old copies either. Another warm process that cached
+the key can still open for up to the TTL after the shred; this process forgets it at once.
 """
 
 from __future__ import annotations
@@ -22,35 +22,75 @@ from collections import OrderedDict
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from ..config import get_settings
 from ..domain import crypto
 from ..domain.crypto import DataKey
 from ..domain.model import Scope
 from ..errors import EngramError, KeyDestroyed, StoreUnavailable
-from . import postgres
-from .aws import aws_client
+from ..ports import KeyWrapper, WrappedKeys
+from .clients import Clients
 
 _TRANSIENT = {"ThrottlingException", "KMSInternalException", "DependencyTimeoutException",
               "ServiceUnavailableException", "RequestLimitExceeded"}
 
 
-def _context(scope: Scope) -> dict[str, str]:
+def encryption_context(scope: Scope) -> dict[str, str]:
     return {"engram:tenant": scope.tenant, "engram:user": scope.user_id}
 
 
-class KeyStore:
-    def __init__(self, kms=None, *, ttl_s: float | None = None, max_cached: int | None = None) -> None:
-        settings = get_settings()
-        self._kms = kms
-        self.kms_key_id = settings.kms_key_id
-        self.ttl_s = settings.key_cache_ttl_s if ttl_s is None else ttl_s
-        self.max_cached = max_cached or settings.key_cache_max
+class PgWrappedKeys:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+
+    def load(self, scope: Scope) -> tuple[bytes, bytes] | None:
+        with self._clients.pg() as conn:
+            row = conn.execute("SELECT key_id, wrapped FROM user_keys WHERE tenant = %s AND user_id = %s",
+                               (scope.tenant, scope.user_id)).fetchone()
+        return (bytes.fromhex(row[0]), bytes(row[1])) if row else None
+
+    def insert(self, scope: Scope, key_id: bytes, wrapped: bytes, kms_key: str) -> bool:
+        """False when the user already has a key (another process made it first)."""
+        with self._clients.pg() as conn:
+            return conn.execute(
+                "INSERT INTO user_keys (tenant, user_id, key_id, wrapped, kms_key) VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT DO NOTHING RETURNING key_id",
+                (scope.tenant, scope.user_id, key_id.hex(), wrapped, kms_key)).fetchone() is not None
+
+    def delete(self, scope: Scope) -> bool:
+        with self._clients.pg() as conn:
+            return conn.execute("DELETE FROM user_keys WHERE tenant = %s AND user_id = %s",
+                                (scope.tenant, scope.user_id)).rowcount > 0
+
+
+class KmsKeyWrapper:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+        self.key_id = clients.settings.kms_key_id
+
+    def generate(self, context: dict[str, str]) -> tuple[bytes, bytes, str]:
+        made = self._call("generate_data_key", KeyId=self.key_id, KeySpec="AES_256", EncryptionContext=context)
+        return made["Plaintext"], made["CiphertextBlob"], made.get("KeyId", "")
+
+    def unwrap(self, wrapped: bytes, context: dict[str, str]) -> bytes:
+        return self._call("decrypt", CiphertextBlob=wrapped, EncryptionContext=context)["Plaintext"]
+
+    def _call(self, operation: str, **kwargs) -> dict:
+        try:
+            return getattr(self._clients.aws("kms"), operation)(**kwargs)
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "")
+            if code in _TRANSIENT:
+                raise StoreUnavailable(f"kms: {code}") from exc
+            raise EngramError(f"kms {operation} refused: {code or exc}") from exc
+        except BotoCoreError as exc:  # endpoint unreachable, timeouts
+            raise StoreUnavailable(f"kms: {exc}") from exc
+
+
+class EnvelopeKeyStore:
+    def __init__(self, wrapped: WrappedKeys, kms: KeyWrapper, *, ttl_s: float, max_cached: int) -> None:
+        self._wrapped, self._kms = wrapped, kms
+        self.ttl_s, self.max_cached = ttl_s, max_cached
         self._cache: OrderedDict[tuple[str, str], tuple[DataKey, float]] = OrderedDict()
         self._lock = threading.Lock()
-
-    @property
-    def kms(self):
-        return self._kms or aws_client("kms")
 
     # -- sealing ----------------------------------------------------------------------------
 
@@ -77,27 +117,18 @@ class KeyStore:
 
     def data_key(self, scope: Scope) -> DataKey:
         """The user's current data key, created (and stored wrapped) if they have none."""
-        cached = self._cached(scope)
-        if cached is not None:
-            return cached
-        key = self._load(scope)
-        if key is None:
-            key = self._create(scope)
+        key = self._cached(scope) or self._load(scope) or self._create(scope)
         self._remember(scope, key)
         return key
 
     def has_key(self, scope: Scope) -> bool:
-        with postgres.connection() as conn:
-            return conn.execute("SELECT 1 FROM user_keys WHERE tenant = %s AND user_id = %s",
-                                (scope.tenant, scope.user_id)).fetchone() is not None
+        return self._wrapped.load(scope) is not None
 
     def shred(self, scope: Scope) -> bool:
         """Destroy the user's data key; True if there was one. Idempotent."""
         with self._lock:
             self._cache.pop((scope.tenant, scope.user_id), None)
-        with postgres.connection() as conn:
-            return conn.execute("DELETE FROM user_keys WHERE tenant = %s AND user_id = %s",
-                                (scope.tenant, scope.user_id)).rowcount > 0
+        return self._wrapped.delete(scope)
 
     def forget_cached(self) -> None:
         with self._lock:
@@ -134,39 +165,16 @@ class KeyStore:
                 self._cache.popitem(last=False)
 
     def _load(self, scope: Scope) -> DataKey | None:
-        with postgres.connection() as conn:
-            row = conn.execute("SELECT key_id, wrapped FROM user_keys WHERE tenant = %s AND user_id = %s",
-                               (scope.tenant, scope.user_id)).fetchone()
+        row = self._wrapped.load(scope)
         if row is None:
             return None
-        plaintext = self._kms_call("decrypt", CiphertextBlob=bytes(row[1]), EncryptionContext=_context(scope))
-        return DataKey(bytes.fromhex(row[0]), plaintext["Plaintext"])
+        return DataKey(row[0], self._kms.unwrap(row[1], encryption_context(scope)))
 
     def _create(self, scope: Scope) -> DataKey:
-        made = self._kms_call("generate_data_key", KeyId=self.kms_key_id, KeySpec="AES_256",
-                              EncryptionContext=_context(scope))
-        key = DataKey(os.urandom(crypto.KEY_ID_BYTES), made["Plaintext"])
-        with postgres.connection() as conn:
-            inserted = conn.execute(
-                "INSERT INTO user_keys (tenant, user_id, key_id, wrapped, kms_key) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT DO NOTHING RETURNING key_id",
-                (scope.tenant, scope.user_id, key.key_id.hex(), made["CiphertextBlob"], made.get("KeyId", ""))
-            ).fetchone()
-        if inserted:
+        plaintext, wrapped, kms_key = self._kms.generate(encryption_context(scope))
+        key = DataKey(os.urandom(crypto.KEY_ID_BYTES), plaintext)
+        if self._wrapped.insert(scope, key.key_id, wrapped, kms_key):
             return key
         # Another process created the user's key first: use theirs, so there is only ever one.
         existing = self._load(scope)
-        if existing is None:  # shredded in between: try again from scratch
-            return self._create(scope)
-        return existing
-
-    def _kms_call(self, operation: str, **kwargs) -> dict:
-        try:
-            return getattr(self.kms, operation)(**kwargs)
-        except ClientError as exc:
-            code = exc.response.get("Error", {}).get("Code", "")
-            if code in _TRANSIENT:
-                raise StoreUnavailable(f"kms: {code}") from exc
-            raise EngramError(f"kms {operation} refused: {code or exc}") from exc
-        except BotoCoreError as exc:  # endpoint unreachable, timeouts
-            raise StoreUnavailable(f"kms: {exc}") from exc
+        return existing if existing is not None else self._create(scope)  # shredded in between: again

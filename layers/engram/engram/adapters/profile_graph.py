@@ -10,17 +10,16 @@ A contradicting newer fact closes the older edge (``valid_to``) instead of delet
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
 
 import neo4j
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
+from ..domain.beliefs import EdgeClaim, contradicted_by, reinforce_edge, resolve_contradictions
 from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
-from ..domain.trust import TRUST_WEIGHTS, counter_evidence, reinforce
+from ..domain.records import Fact
 from ..errors import NotFound, StoreUnavailable
-from .neo4j_graph import driver
+from .clients import Clients
 
 _REL_TYPES = "|".join(p.value.upper() for p in Predicate)
 _ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS label, r.confidence AS confidence, "
@@ -28,22 +27,6 @@ _ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS l
          "r.valid_to AS valid_to, r.message_ids AS message_ids, r.tags AS tags, r.weight AS weight, "
          "r.counter_evidence AS counter_evidence, r.sensitive AS sensitive, r.sealed AS sealed, "
          "coalesce(r.confirmed_at, r.updated_at) AS confirmed_at")
-
-
-@dataclass(frozen=True)
-class Fact:
-    predicate: Predicate
-    object: str
-    confidence: float
-    source: TrustSource
-    message_ids: tuple[str, ...] = ()
-    valid_from: datetime | None = None
-    # When the user last said it (the message's own clock): decay counts from here.
-    observed_at: datetime | None = None
-    tags: tuple[str, ...] = ()
-    weight: float = 1.0
-    sealed: str | None = None   # ciphertext of a sensitive object name (privacy layer)
-    extra: dict = field(default_factory=dict)
 
 
 def _uid(scope: Scope) -> str:
@@ -68,7 +51,6 @@ def _item(record) -> dict:
     return data
 
 
-@cache
 def _ensure_constraints(drv: neo4j.Driver) -> None:
     with drv.session() as session:
         session.run("CREATE CONSTRAINT user_uid IF NOT EXISTS FOR (u:User) REQUIRE u.uid IS UNIQUE").consume()
@@ -82,14 +64,15 @@ def _ensure_constraints(drv: neo4j.Driver) -> None:
 
 
 class ProfileGraph:
-    def __init__(self, drv: neo4j.Driver | None = None) -> None:
-        self._driver = drv
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
 
     @property
     def driver(self) -> neo4j.Driver:
-        return self._driver or driver()
+        return self._clients.neo4j
 
     def ensure_constraints(self) -> None:
+        """Uniqueness constraints and edge-id indexes (a deploy step: ``engram.migrate``)."""
         try:
             _ensure_constraints(self.driver)
         except (ServiceUnavailable, SessionExpired) as exc:
@@ -97,7 +80,6 @@ class ProfileGraph:
 
     def _write(self, work, *args):
         try:
-            _ensure_constraints(self.driver)
             with self.driver.session() as session:
                 return session.execute_write(work, *args)
         except (ServiceUnavailable, SessionExpired) as exc:
@@ -105,7 +87,6 @@ class ProfileGraph:
 
     def _read(self, query: str, **params) -> list:
         try:
-            _ensure_constraints(self.driver)
             records, _, _ = self.driver.execute_query(query, params, routing_=neo4j.RoutingControl.READ)
             return records
         except (ServiceUnavailable, SessionExpired) as exc:
@@ -132,36 +113,31 @@ class ProfileGraph:
                          f"WHERE r.valid_to IS NULL {_ITEM}", params).single()
         if current is not None:
             before = _item(current)
-            stronger = TRUST_WEIGHTS[fact.source] >= TRUST_WEIGHTS[TrustSource(before["source"])]
+            again = reinforce_edge(EdgeClaim(before["id"], TrustSource(before["source"]), before["confidence"]),
+                                   fact.source, fact.confidence)
             record = tx.run(
                 f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.id = $id "
                 f"SET r.confidence = $confidence, r.updated_at = $now, r.source = $source, "
                 f"r.confirmed_at = CASE WHEN $observed > coalesce(r.confirmed_at, r.created_at) THEN $observed "
                 f"ELSE coalesce(r.confirmed_at, r.created_at) END, "
                 f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
-                {**params, "id": before["id"], "confidence": reinforce(before["confidence"], fact.confidence),
-                 "source": fact.source.value if stronger else before["source"]}).single()
+                {**params, "id": before["id"], "confidence": again.confidence, "source": again.source.value}).single()
             return "reinforced", before, _item(record)
-        # Contradicted edges: the same functional predicate to another object, or the opposite
-        # predicate (likes vs dislikes) to this object.
+        functional, opposite = contradicted_by(fact.predicate)
         contradicted = []
-        if spec.functional:
+        if functional:
             contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.valid_to IS NULL "
                                    f"AND o.key <> $key {_ITEM}", params).values("id", "source", "confidence")
-        if spec.opposite is not None:
-            opp = spec.opposite.value.upper()
+        if opposite is not None:
+            opp = opposite.value.upper()
             contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{opp}]->(o {{key: $key}}) "
                                    f"WHERE r.valid_to IS NULL {_ITEM}", params).values("id", "source", "confidence")
         new_id = f"e-{uuid.uuid4().hex[:20]}"
-        new_strength = TRUST_WEIGHTS[fact.source] * fact.confidence
-        # Resolved by trust: a newer claim from a weaker source does not overturn a stronger one;
-        # it is kept, closed at birth and tagged, so both sides stay visible.
-        outweighed = [c for c in contradicted if TRUST_WEIGHTS[TrustSource(c[1])] * c[2] > new_strength
-                      and TRUST_WEIGHTS[TrustSource(c[1])] > TRUST_WEIGHTS[fact.source]]
-        tags = list(fact.tags) + (["contested"] if outweighed else [])
-        if not outweighed and contradicted:
+        resolution = resolve_contradictions(fact.source, fact.confidence,
+                                            [EdgeClaim(i, TrustSource(src), conf) for i, src, conf in contradicted])
+        if resolution.close:
             tx.run("MATCH ()-[r]->() WHERE r.id IN $ids SET r.valid_to = $valid_from, r.closed_by = $new_id, "
-                   "r.updated_at = $now", {**params, "ids": [c[0] for c in contradicted], "new_id": new_id}).consume()
+                   "r.updated_at = $now", {**params, "ids": list(resolution.close), "new_id": new_id}).consume()
         record = tx.run(
             f"MATCH (u:User {{uid: $uid}}), (o:{label} {{key: $key}}) "
             f"CREATE (u)-[r:{rel} {{id: $id, confidence: $confidence, source: $source, created_at: $now, "
@@ -169,9 +145,10 @@ class ProfileGraph:
             f"message_ids: $mids, tags: $tags, "
             f"weight: $weight, sensitive: $sensitive, sealed: $sealed, counter_evidence: []}}]->(o) {_ITEM}",
             {**params, "id": new_id, "confidence": fact.confidence, "source": fact.source.value,
-             "valid_to": params["valid_from"] if outweighed else None, "tags": tags, "weight": fact.weight,
+             "valid_to": params["valid_from"] if resolution.contested else None,
+             "tags": list(resolution.tags(fact.tags)), "weight": fact.weight,
              "sensitive": spec.sensitive, "sealed": fact.sealed}).single()
-        return ("contested" if outweighed else "created"), None, _item(record)
+        return ("contested" if resolution.contested else "created"), None, _item(record)
 
     def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None) -> list[dict]:
         where = "" if include_history else "WHERE r.valid_to IS NULL"
@@ -200,12 +177,6 @@ class ProfileGraph:
             return _item(record)
 
         return before, self._write(work)
-
-    def apply_counter_evidence(self, scope: Scope, item_id: str, source: str) -> tuple[dict, dict]:
-        """The user just did what the edge says they can't: halve it and say who showed it."""
-        before = self.item(scope, item_id)
-        return self.update_item(scope, item_id, {"confidence": counter_evidence(before["confidence"]),
-                                                 "counter_evidence": [*(before["counter_evidence"] or []), source]})
 
     def delete_item(self, scope: Scope, item_id: str) -> dict:
         before = self.item(scope, item_id)

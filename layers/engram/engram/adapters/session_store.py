@@ -14,29 +14,28 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
 
 import redis
 
-from ..config import get_settings
+from ..config import Settings
 from ..domain.model import Scope, Turn
+from ..domain.records import SessionContext, SessionRef
 from ..errors import NotFound, StoreUnavailable, ValidationFailed
-from .redis_store import redis_client
+from .clients import Clients
 
 
-@dataclass(frozen=True)
-class SessionRef:
-    scope: Scope
-    device_id: str
-    session_id: str
-
-    @property
-    def base(self) -> str:
-        return f"eng:{{{self.scope.tenant}:{self.scope.user_id}:{self.device_id}:{self.session_id}}}"
+def _base(ref: SessionRef) -> str:
+    return f"eng:{{{ref.scope.tenant}:{ref.scope.user_id}:{ref.device_id}:{ref.session_id}}}"
 
 
 def _index_key(scope: Scope) -> str:
     return f"eng:idx:{{{scope.tenant}:{scope.user_id}}}"
+
+
+def _member(ref: SessionRef) -> str:
+    # The index names each session by its ids, not its key: ids may contain ':', so a key alone
+    # would not say where the device id ends.
+    return json.dumps([ref.device_id, ref.session_id])
 
 
 def _turn_json(turn: Turn) -> str:
@@ -45,21 +44,20 @@ def _turn_json(turn: Turn) -> str:
 
 
 class SessionStore:
-    def __init__(self, client: redis.Redis | None = None) -> None:
-        self._client = client
-        settings = get_settings()
+    def __init__(self, clients: Clients, settings: Settings) -> None:
+        self._clients = clients
         self.ttl = settings.session_ttl_s
         self.max_turns = settings.session_max_turns
         self.versions_kept = settings.session_versions_kept
 
     @property
     def client(self) -> redis.Redis:
-        return self._client or redis_client()
+        return self._clients.redis
 
     def _expire_all(self, pipe, ref: SessionRef) -> None:
         for suffix in ("", ":turns", ":turn", ":versions"):
-            pipe.expire(ref.base + suffix, self.ttl)
-        pipe.sadd(_index_key(ref.scope), ref.base)
+            pipe.expire(_base(ref) + suffix, self.ttl)
+        pipe.sadd(_index_key(ref.scope), _member(ref))
         pipe.expire(_index_key(ref.scope), self.ttl)
 
     def append_turns(self, ref: SessionRef, turns: list[Turn]) -> None:
@@ -68,10 +66,10 @@ class SessionStore:
             return
         try:
             with self.client.pipeline(transaction=True) as pipe:
-                pipe.zadd(ref.base + ":turns", {t.message_id: t.client_ts.timestamp() * 1000 for t in turns})
-                pipe.hset(ref.base + ":turn", mapping={t.message_id: _turn_json(t) for t in turns})
-                pipe.hsetnx(ref.base, "version", 0)
-                pipe.hset(ref.base, "updated_at", time.time())
+                pipe.zadd(_base(ref) + ":turns", {t.message_id: t.client_ts.timestamp() * 1000 for t in turns})
+                pipe.hset(_base(ref) + ":turn", mapping={t.message_id: _turn_json(t) for t in turns})
+                pipe.hsetnx(_base(ref), "version", 0)
+                pipe.hset(_base(ref), "updated_at", time.time())
                 self._expire_all(pipe, ref)
                 pipe.execute()
             self._trim(ref)
@@ -79,31 +77,30 @@ class SessionStore:
             raise StoreUnavailable(f"session store: {exc}") from exc
 
     def _trim(self, ref: SessionRef) -> None:
-        overflow = self.client.zrange(ref.base + ":turns", 0, -(self.max_turns + 1))
+        overflow = self.client.zrange(_base(ref) + ":turns", 0, -(self.max_turns + 1))
         if overflow:
             with self.client.pipeline(transaction=True) as pipe:
-                pipe.zrem(ref.base + ":turns", *overflow)
-                pipe.hdel(ref.base + ":turn", *overflow)
+                pipe.zrem(_base(ref) + ":turns", *overflow)
+                pipe.hdel(_base(ref) + ":turn", *overflow)
                 pipe.execute()
 
-    def get(self, ref: SessionRef) -> dict:
+    def get(self, ref: SessionRef) -> SessionContext:
         try:
             with self.client.pipeline(transaction=True) as pipe:
-                pipe.hgetall(ref.base)
-                pipe.zrange(ref.base + ":turns", 0, -1)
-                pipe.hgetall(ref.base + ":turn")
-                pipe.ttl(ref.base)
+                pipe.hgetall(_base(ref))
+                pipe.zrange(_base(ref) + ":turns", 0, -1)
+                pipe.hgetall(_base(ref) + ":turn")
+                pipe.ttl(_base(ref))
                 header, order, by_id, ttl = pipe.execute()
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc
         fields = {k[2:]: json.loads(v) for k, v in header.items() if k.startswith("f:")}
         turns = [json.loads(by_id[mid]) for mid in order if mid in by_id]
-        return {"turns": turns, "fields": fields, "version": int(header.get("version", 0)),
-                "ttl_s": max(ttl, 0)}
+        return SessionContext(turns=turns, fields=fields, version=int(header.get("version", 0)), ttl_s=max(ttl, 0))
 
     def set_fields(self, ref: SessionRef, fields: dict) -> int:
         """Merge fields (a ``None`` value removes one) and snapshot the result as a new version."""
-        key = ref.base
+        key = _base(ref)
         try:
             with self.client.pipeline(transaction=True) as pipe:
                 while True:
@@ -124,16 +121,16 @@ class SessionStore:
             raise StoreUnavailable(f"session store: {exc}") from exc
 
     def _write_fields(self, pipe, ref: SessionRef, fields: dict, version: int) -> None:
-        pipe.delete(ref.base)
+        pipe.delete(_base(ref))
         mapping = {f"f:{k}": json.dumps(v, ensure_ascii=False) for k, v in fields.items()}
-        pipe.hset(ref.base, mapping={**mapping, "version": version, "updated_at": time.time()})
-        pipe.lpush(ref.base + ":versions", json.dumps({"version": version, "fields": fields}, ensure_ascii=False))
-        pipe.ltrim(ref.base + ":versions", 0, self.versions_kept - 1)
+        pipe.hset(_base(ref), mapping={**mapping, "version": version, "updated_at": time.time()})
+        pipe.lpush(_base(ref) + ":versions", json.dumps({"version": version, "fields": fields}, ensure_ascii=False))
+        pipe.ltrim(_base(ref) + ":versions", 0, self.versions_kept - 1)
         self._expire_all(pipe, ref)
 
     def rollback(self, ref: SessionRef, *, version: int | None = None, steps: int | None = None) -> int:
         """Restore an earlier snapshot of the fields; the restore itself becomes a new version."""
-        snapshots = [json.loads(s) for s in self.client.lrange(ref.base + ":versions", 0, -1)]
+        snapshots = [json.loads(s) for s in self.client.lrange(_base(ref) + ":versions", 0, -1)]
         if not snapshots:
             raise NotFound("no kept versions for this session", field="version")
         if steps is not None:
@@ -144,16 +141,28 @@ class SessionStore:
             target = next((s for s in snapshots if s["version"] == version), None)
             if target is None:
                 raise NotFound(f"version {version} is not kept", field="version")
-        current = {k: None for k in self.get(ref)["fields"]}
+        current = {k: None for k in self.get(ref).fields}
         return self.set_fields(ref, {**current, **target["fields"]})
 
-    def session_keys(self, scope: Scope) -> list[str]:
-        return sorted(self.client.smembers(_index_key(scope)))
+    def sessions_of(self, scope: Scope) -> list[SessionRef]:
+        """Every device session of the user that working memory still holds."""
+        try:
+            members = self.client.smembers(_index_key(scope))
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"session store: {exc}") from exc
+        refs = []
+        for member in sorted(members):
+            try:
+                device_id, session_id = json.loads(member)
+            except (ValueError, TypeError):
+                continue  # not one of ours
+            refs.append(SessionRef(scope, device_id, session_id))
+        return refs
 
     def delete_user(self, scope: Scope) -> int:
         """Every device and session of the user; returns how many keys went."""
         try:
-            keys = [k + s for k in self.session_keys(scope) for s in ("", ":turns", ":turn", ":versions")]
+            keys = [_base(r) + s for r in self.sessions_of(scope) for s in ("", ":turns", ":turn", ":versions")]
             return self.client.delete(*keys, _index_key(scope))
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc

@@ -8,8 +8,9 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from ..domain.model import Scope
+from ..domain.records import TaskRecord
 from ..domain.tasks import OPEN, TaskStatus, check_transition
-from . import postgres
+from .clients import Clients
 
 _LATEST = """
     SELECT * FROM (
@@ -20,19 +21,21 @@ _LATEST = """
 """
 
 
-def _row(row: dict) -> dict:
-    return {"task_id": row["task_id"], "status": row["status"], "metadata": row["metadata"],
-            "ts": row["ts"], "duration_ms": row["duration_ms"]}
+def _row(row: dict) -> TaskRecord:
+    return TaskRecord(row["task_id"], row["status"], row["metadata"], row["ts"], row["duration_ms"])
 
 
 class TaskStore:
-    def record(self, scope: Scope, task_id: str, status: TaskStatus, metadata: dict, ts: datetime) -> dict:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+
+    def record(self, scope: Scope, task_id: str, status: TaskStatus, metadata: dict, ts: datetime) -> TaskRecord:
         """Append a status change if the lifecycle allows it; 409 otherwise.
 
         A transaction-scoped advisory lock per task serialises concurrent changes of one task,
         so two devices cannot both move it out of the same state.
         """
-        with postgres.connection() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
+        with self._clients.pg() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                         (f"{scope.key}:{task_id}",))
             cur.execute("SELECT status, ts FROM task_events WHERE tenant = %s AND user_id = %s AND task_id = %s "
@@ -48,20 +51,20 @@ class TaskStore:
             )
             return _row(cur.fetchone())
 
-    def latest(self, scope: Scope, *, open_only: bool = False, limit: int = 10) -> list[dict]:
+    def latest(self, scope: Scope, *, open_only: bool = False, limit: int = 10) -> list[TaskRecord]:
         statuses = [s.value for s in OPEN] if open_only else [s.value for s in TaskStatus]
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(_LATEST, {"tenant": scope.tenant, "user": scope.user_id, "statuses": statuses,
                                 "limit": limit})
             return [_row(r) for r in cur.fetchall()]
 
-    def history(self, scope: Scope) -> list[dict]:
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+    def history(self, scope: Scope) -> list[TaskRecord]:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT task_id, status, metadata, ts, duration_ms FROM task_events "
                         "WHERE tenant = %s AND user_id = %s ORDER BY ts", (scope.tenant, scope.user_id))
             return [_row(r) for r in cur.fetchall()]
 
     def delete_user(self, scope: Scope) -> int:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             return conn.execute("DELETE FROM task_events WHERE tenant = %s AND user_id = %s",
                                 (scope.tenant, scope.user_id)).rowcount

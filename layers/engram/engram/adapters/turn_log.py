@@ -5,10 +5,13 @@ from __future__ import annotations
 from psycopg.rows import dict_row
 
 from ..domain.model import Scope, Turn
-from . import postgres
+from .clients import Clients
 
 
 class TurnLog:
+    def __init__(self, clients: Clients) -> None:
+        self._clients = clients
+
     def append(self, scope: Scope, session_id: str, device_id: str, turns: list[Turn], *,
                keep_content: bool = True) -> set[str]:
         """Insert turns; returns the ids that were new (a retried message is not written twice)."""
@@ -16,7 +19,7 @@ class TurnLog:
             return set()
         rows = [(scope.tenant, scope.user_id, session_id, device_id, t.message_id, t.role.value,
                  t.content if keep_content else None, t.raw_sha256, t.truncated, t.client_ts) for t in turns]
-        with postgres.connection() as conn, conn.transaction(), conn.cursor() as cur:
+        with self._clients.pg() as conn, conn.transaction(), conn.cursor() as cur:
             new: set[str] = set()
             for row in rows:
                 cur.execute(
@@ -34,11 +37,11 @@ class TurnLog:
         if message_ids is not None:
             query += " AND message_id = ANY(%s)"
             params.append(message_ids)
-        with postgres.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+        with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(query + " ORDER BY client_ts, message_id", params)
             return cur.fetchall()
 
     def delete_user(self, scope: Scope) -> int:
-        with postgres.connection() as conn:
+        with self._clients.pg() as conn:
             return conn.execute("DELETE FROM turn_log WHERE tenant = %s AND user_id = %s",
                                 (scope.tenant, scope.user_id)).rowcount

@@ -1,4 +1,5 @@
-"""Request-scoped dependencies: the tenant behind the API key, the user scope, idempotency."""
+"""Request-scoped dependencies: the composition root's parts, the tenant behind the API key,
+the user scope, idempotent writes."""
 
 from __future__ import annotations
 
@@ -7,32 +8,33 @@ import json
 import time
 from collections.abc import Callable
 
-from fastapi import Header, Request
+from fastapi import Depends, Header, Request
 from fastapi.responses import JSONResponse
 
-from ..adapters.session_store import SessionRef
+from ..bootstrap import Dependencies, bootstrap
 from ..domain.cleaning import validate_id
 from ..domain.model import Scope
+from ..domain.records import SessionRef
 from ..errors import EngramError, Unauthorized, ValidationFailed
-from ..service.stores import Stores, default_stores
-from ..service.tenants import tenant_for_key
+from ..service.users import tenant_for_key
 
 _KEY_CACHE: dict[str, tuple[str, float]] = {}
 _KEY_TTL_S = 60.0
 
 
-def stores() -> Stores:
-    return default_stores()
+def dependencies(request: Request) -> Dependencies:
+    """The app's dependencies (``create_app(deps)``), the process's own by default."""
+    return getattr(request.app.state, "deps", None) or bootstrap()
 
 
-def tenant(authorization: str | None = Header(default=None)) -> str:
+def tenant(authorization: str | None = Header(default=None), deps: Dependencies = Depends(dependencies)) -> str:
     if not authorization or not authorization.startswith("Bearer "):
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", field="Authorization")
     key = authorization.removeprefix("Bearer ").strip()
     cached = _KEY_CACHE.get(key)
     if cached and cached[1] > time.monotonic():
         return cached[0]
-    tenant_id = tenant_for_key(key)
+    tenant_id = tenant_for_key(deps, key)
     _KEY_CACHE[key] = (tenant_id, time.monotonic() + _KEY_TTL_S)
     return tenant_id
 
@@ -45,7 +47,7 @@ def session_ref(scope: Scope, session_id: str, device_id: str | None) -> Session
     return SessionRef(scope, validate_id(device_id, "device_id"), validate_id(session_id, "session_id"))
 
 
-def run_idempotent(request_: Request, tenant_id: str, key: str | None, body: object,
+def run_idempotent(deps: Dependencies, request_: Request, tenant_id: str, key: str | None, body: object,
                    action: Callable[[], dict], status: int = 200) -> JSONResponse:
     """Run a write once per Idempotency-Key: a retry gets the first result and writes nothing."""
     if key is None:
@@ -54,7 +56,7 @@ def run_idempotent(request_: Request, tenant_id: str, key: str | None, body: obj
         raise ValidationFailed("Idempotency-Key must be 1-255 characters", field="Idempotency-Key")
     fingerprint = hashlib.sha256(json.dumps([request_.method, request_.url.path, str(request_.url.query), body],
                                             sort_keys=True, default=str).encode()).hexdigest()
-    idem = default_stores().idempotency
+    idem = deps.idempotency
     stored = idem.claim(tenant_id, key, fingerprint)
     if stored is not None:
         return JSONResponse(stored[1], status_code=stored[0], headers={"Idempotent-Replayed": "true"})

@@ -1,48 +1,117 @@
-"""Request bodies as the OpenAPI schema shows them. Types are kept loose where the domain
-validates more precisely (timestamps, ids), so its errors name the exact field."""
+"""Every request and response body of API v1, exactly: what ``/openapi.json`` publishes.
+
+Requests are strict: unknown fields are refused, types are not coerced, strings, lists and maps
+are bounded, numbers are finite. A too-long value or list is 413, anything else malformed is 400;
+both name the field (``api.app``). The same models check the Step Functions inputs, so a request
+that reaches a state machine was validated by the same rules as one that came over HTTP.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import math
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+)
+
+from ..domain.cleaning import ID_PATTERN
+from ..domain.tasks import TaskStatus
+
+MAX_FIELDS = 64
+MAX_JSON_BYTES = 16_384
+MAX_JSON_DEPTH = 8
+
+
+def _no_control(value: str) -> str:
+    # NUL cannot be stored by PostgreSQL and a lone surrogate cannot be encoded as UTF-8: both
+    # would fail far below the edge, so they are refused here, naming the field.
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise ValueError("must not contain unpaired surrogates")
+    return value
+
+
+def text(max_length: int, min_length: int = 0):
+    return Annotated[str, StringConstraints(strict=True, min_length=min_length, max_length=max_length),
+                     AfterValidator(_no_control)]
+
+
+Id = Annotated[str, StringConstraints(strict=True, pattern=ID_PATTERN.pattern, min_length=1, max_length=128)]
+Timestamp = Annotated[text(64, 1) | StrictInt, Field(description="ISO 8601 with offset, or epoch milliseconds")]
+
+
+def _bounded_json(value: Any) -> Any:
+    """A client's free-form JSON: finite numbers, clean strings, limited depth and size."""
+    def walk(node: Any, depth: int) -> None:
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"nests deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(node, float) and not math.isfinite(node):
+            raise ValueError("numbers must be finite")
+        if isinstance(node, str):
+            _no_control(node)
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                _no_control(key)
+                walk(item, depth + 1)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, depth + 1)
+    walk(value, 0)
+    if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_JSON_BYTES:
+        raise ValueError(f"is larger than {MAX_JSON_BYTES} bytes as JSON")
+    return value
+
+
+JsonMap = Annotated[dict[text(64, 1), JsonValue], Field(max_length=MAX_FIELDS), AfterValidator(_bounded_json)]
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
+
+# -- requests --------------------------------------------------------------------------------------
 
 class MessageIn(_Body):
-    role: str = Field(description="user | assistant")
-    content: str
-    client_ts: str | int = Field(description="ISO 8601 with offset, or epoch milliseconds")
-    message_id: str | None = None
+    role: Literal["user", "assistant"]
+    content: text(8000)
+    client_ts: Timestamp
+    message_id: Id | None = None
 
 
 class IngestBody(_Body):
-    session_id: str
-    device_id: str
-    messages: list[MessageIn]
+    session_id: Id
+    device_id: Id
+    messages: Annotated[list[MessageIn], Field(min_length=1, max_length=100)]
 
 
 class FieldsBody(_Body):
-    fields: dict[str, Any]
+    fields: JsonMap = Field(description="fields to set; a null value removes one")
 
 
 class RollbackBody(_Body):
-    version: StrictInt | None = None
-    steps: StrictInt | None = None
+    version: Annotated[StrictInt, Field(ge=0, le=2**31)] | None = None
+    steps: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
 
 
 class TaskEventBody(_Body):
-    status: str
-    metadata: dict[str, Any] | None = None
-    ts: str | int | None = None
+    status: Literal[tuple(s.value for s in TaskStatus)]  # type: ignore[valid-type]
+    metadata: JsonMap | None = None
+    ts: Timestamp | None = None
 
 
 class ProfilePatchBody(_Body):
-    object: str | None = None
-    confidence: float | None = None
+    object: text(200, 1) | None = None
+    confidence: Annotated[float, Field(ge=0.1, le=1.0, allow_inf_nan=False)] | None = None
 
 
 class FeedbackBody(_Body):
@@ -51,17 +120,202 @@ class FeedbackBody(_Body):
 
 class ConsentBody(_Body):
     long_term: StrictBool
-    age: StrictInt | None = None
+    age: Annotated[StrictInt, Field(ge=0, le=150)] | None = None
 
 
 class DeviceBody(_Body):
-    device_id: str
-    kind: str
+    device_id: Id
+    kind: text(64, 1)
 
 
 class RecallBody(_Body):
-    query: str
-    session_id: str | None = None
-    device_id: str | None = None
-    k: StrictInt = 10
-    now: str | int | None = None
+    query: text(2000, 1)
+    session_id: Id | None = None
+    device_id: Id | None = None
+    k: Annotated[StrictInt, Field(ge=1, le=50)] = 10
+    now: Timestamp | None = None
+
+
+class RecallExecution(RecallBody):
+    """The ``RecallStateMachine`` input: the request body plus whose memory it asks."""
+
+    tenant: Id
+    user_id: Id
+
+
+# -- responses -------------------------------------------------------------------------------------
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorDetail(_Out):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorResponse(_Out):
+    error: ErrorDetail
+
+
+class HealthResponse(_Out):
+    status: Literal["ok", "degraded"]
+    stores: dict[str, Literal["ok", "down"]]
+    version: str
+
+
+class ExtractedOut(_Out):
+    memory_id: str
+    kind: Literal["episode", "task", "profile"]
+    type: str
+    summary: str
+    confidence: float
+    tags: list[str]
+
+
+class IngestResponse(_Out):
+    accepted: int
+    message_ids: list[str]
+    extracted: list[ExtractedOut]
+
+
+class TurnOut(_Out):
+    message_id: str
+    role: str
+    content: str | None
+    client_ts: str
+
+
+class SessionContextResponse(_Out):
+    turns: list[TurnOut]
+    fields: dict[str, JsonValue]
+    version: int
+
+
+class VersionResponse(_Out):
+    version: int
+
+
+class Provenance(_Out):
+    message_ids: list[str]
+
+
+class RecallItemOut(_Out):
+    memory_id: str
+    layer: Literal["session", "task", "profile", "episode", "archive"]
+    type: str
+    text: str
+    confidence: float
+    decayed_confidence: float
+    trust_source: str
+    needs_confirmation: bool
+    valid_from: str | None
+    valid_to: str | None
+    provenance: Provenance
+    score: float
+
+
+class RecallResponse(_Out):
+    items: list[RecallItemOut]
+    context_block: str
+    memory_dependent: bool
+    no_record: bool
+    degraded: list[str]
+    timings_ms: dict[str, float]
+
+
+class TaskOut(_Out):
+    task_id: str
+    status: str
+    metadata: dict[str, JsonValue]
+    ts: str
+    duration_ms: int | None
+
+
+class TasksResponse(_Out):
+    tasks: list[TaskOut]
+
+
+class ProfileItemOut(_Out):
+    memory_id: str
+    layer: Literal["profile"]
+    type: str
+    text: str
+    object: str
+    confidence: float
+    decayed_confidence: float
+    trust_source: str
+    needs_confirmation: bool
+    valid_from: str | None
+    valid_to: str | None
+    created_at: str | None
+    updated_at: str | None
+    tags: list[str]
+    weight: float
+    counter_evidence: list[str]
+    provenance: Provenance
+
+
+class ProfileResponse(_Out):
+    items: list[ProfileItemOut]
+
+
+class DeletedItemResponse(_Out):
+    deleted: str
+
+
+class FeedbackResponse(_Out):
+    memory_id: str
+    weight: float
+
+
+class ForgetResponse(_Out):
+    deleted: int
+
+
+class ConsentResponse(_Out):
+    long_term: bool
+    child_mode: bool
+    age: int | None
+    version: int
+    recorded_at: str | None
+
+
+class DeviceResponse(_Out):
+    device_id: str
+    kind: str
+    linked_at: str
+
+
+class ErasureAccepted(_Out):
+    job_id: str
+    status: Literal["RUNNING"]
+
+
+class ErasureJobResponse(_Out):
+    job_id: str
+    status: Literal["RUNNING", "SUCCEEDED", "FAILED"]
+    steps: dict[str, str | None]
+    residue: dict[str, int]
+    details: dict[str, Any]
+    error: dict[str, Any] | None
+    created_at: str | None
+    finished_at: str | None
+
+
+class ExportDocument(_Out):
+    """Everything held about the user, decrypted for them (streamed)."""
+
+    format: int
+    user_id: str
+    exported_at: str
+    user: dict[str, Any]
+    consent_history: list[dict[str, Any]]
+    devices: list[dict[str, Any]]
+    sessions: list[dict[str, Any]]
+    profile: list[dict[str, Any]]
+    tasks: list[dict[str, Any]]
+    episodes: list[dict[str, Any]]
+    turns: list[dict[str, Any]]
+    audit: list[dict[str, Any]]

@@ -60,6 +60,11 @@ def part_number(key: str) -> int:
     return int(found.group(1)) if found else -1
 
 
+def next_part_key(kind: str, day: date, shard: int, existing: list[str]) -> str:
+    """The key of the part after ``existing`` (a shard's parts of the day)."""
+    return object_key(kind, day, shard, max((part_number(k) for k in existing), default=-1) + 1)
+
+
 def manifest_key(day: date) -> str:
     return f"{ROOT}/manifests/manifest-{day.isoformat()}.json"
 

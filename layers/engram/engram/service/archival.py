@@ -16,13 +16,9 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, date, datetime, timedelta
-from functools import cache
 
-from ..adapters.archive_source import ArchiveSource
-from ..adapters.archive_store import SCHEMAS, ArchiveStore, parquet_bytes, read_parquet, to_table
-from ..adapters.episode_store import EpisodeStore
-from ..adapters.key_store import KeyStore
-from ..config import get_settings
+from ..adapters.parquet import SCHEMAS, parquet_bytes, read_parquet, to_table
+from ..bootstrap import Dependencies
 from ..domain import crypto
 from ..domain.archive import (
     KINDS,
@@ -31,6 +27,7 @@ from ..domain.archive import (
     event_row_key,
     manifest_bytes,
     manifest_key,
+    next_part_key,
     parse_day,
     sha256_hex,
     shard_of,
@@ -40,6 +37,7 @@ from ..domain.archive import (
 )
 from ..domain.model import Scope
 from ..errors import ArchiveVerificationFailed, EngramError
+from ..ports import KeyStore
 
 # What a sealed value is bound to besides its owner (crypto.associated_data's purpose).
 # Turn content uses the turn log's own purpose: a turn the ingestion already sealed (sensitive) is
@@ -49,26 +47,10 @@ PURPOSE = {"content": "turn", "summary": "archive:event.summary", "text": "archi
            "metadata": "archive:task.metadata"}
 
 
-@cache
-def archive_store() -> ArchiveStore:
-    return ArchiveStore()
-
-
-@cache
-def archive_source() -> ArchiveSource:
-    return ArchiveSource()
-
-
-@cache
-def episode_store() -> EpisodeStore:
-    return EpisodeStore()
-
-
-@cache
-def sealer() -> KeyStore | None:
+def sealer(deps: Dependencies) -> KeyStore | None:
     """The per-user key store (privacy layer); ENGRAM_ARCHIVE_SEAL=false leaves the archive in
     plaintext (and says so in its ``sealed`` column)."""
-    return KeyStore() if get_settings().archive_seal else None
+    return deps.keys if deps.settings.archive_seal else None
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -77,47 +59,47 @@ def _iso(value: datetime | None) -> str | None:
 
 # -- rows ------------------------------------------------------------------------------------------
 
-def _seal(scope: Scope, column: str, value: str | None) -> str | None:
-    keys = sealer()
+def _seal(keys: KeyStore | None, scope: Scope, column: str, value: str | None) -> str | None:
     if keys is None or value is None or value == "" or crypto.is_sealed(value):
         return value
     return keys.seal(scope, value, PURPOSE[column])
 
 
-def turn_rows(day: date, shard: int, shards: int) -> list[dict]:
-    keys = sealer()
+def turn_rows(deps: Dependencies, day: date, shard: int, shards: int) -> list[dict]:
+    keys = sealer(deps)
     out = []
-    for row in archive_source().turns(day, shard, shards):
+    for row in deps.archive_source.turns(day, shard, shards):
         scope = Scope(row["tenant"], row["user_id"])
-        out.append({**row, "row_key": turn_row_key(row), "content": _seal(scope, "content", row["content"]),
+        out.append({**row, "row_key": turn_row_key(row), "content": _seal(keys, scope, "content", row["content"]),
                     "sealed": keys is not None})
     return out
 
 
-def task_rows(day: date, shard: int, shards: int) -> list[dict]:
-    keys = sealer()
+def task_rows(deps: Dependencies, day: date, shard: int, shards: int) -> list[dict]:
+    keys = sealer(deps)
     out = []
-    for row in archive_source().task_changes(day, shard, shards):
+    for row in deps.archive_source.task_changes(day, shard, shards):
         scope = Scope(row["tenant"], row["user_id"])
         metadata = json.dumps(row["metadata"], sort_keys=True, ensure_ascii=False)
-        out.append({**row, "row_key": task_row_key(row), "metadata": _seal(scope, "metadata", metadata),
+        out.append({**row, "row_key": task_row_key(row), "metadata": _seal(keys, scope, "metadata", metadata),
                     "sealed": keys is not None})
     return out
 
 
-def event_rows(day: date, shard: int, shards: int) -> list[dict]:
-    keys = sealer()
+def event_rows(deps: Dependencies, day: date, shard: int, shards: int) -> list[dict]:
+    keys = sealer(deps)
     start, end = day_bounds(day)
-    docs = [d for d in episode_store().events_between(_iso(start), _iso(end))
+    docs = [d for d in deps.episodes.events_between(_iso(start), _iso(end))
             if shard_of(d["tenant"], d["user_id"], shards) == shard]
     out = []
     for doc in sorted(docs, key=lambda d: (d["tenant"], d["user_id"], d["ts"], d["event_id"])):
         scope = Scope(doc["tenant"], doc["user_id"])
         out.append({
             "tenant": doc["tenant"], "user_id": doc["user_id"], "event_id": doc["event_id"], "type": doc["type"],
-            "summary": _seal(scope, "summary", doc.get("summary")), "text": _seal(scope, "text", doc.get("text")),
-            "context": _seal(scope, "context", doc.get("context")),
-            "keywords": [_seal(scope, "keywords", k) for k in doc.get("keywords") or []],
+            "summary": _seal(keys, scope, "summary", doc.get("summary")),
+            "text": _seal(keys, scope, "text", doc.get("text")),
+            "context": _seal(keys, scope, "context", doc.get("context")),
+            "keywords": [_seal(keys, scope, "keywords", k) for k in doc.get("keywords") or []],
             "raw_sha256": doc.get("raw_sha256"), "message_ids": list(doc.get("message_ids") or []),
             "session_id": doc.get("session_id"), "device_id": doc.get("device_id"),
             "ts": _parse(doc["ts"]), "occurred_at": _parse(doc.get("occurred_at")),
@@ -138,27 +120,27 @@ _ROWS = {"turns": turn_rows, "events": event_rows, "tasks": task_rows}
 
 # -- steps -----------------------------------------------------------------------------------------
 
-def plan_execution(event: dict) -> dict:
+def plan_execution(deps: Dependencies, event: dict) -> dict:
     """The Plan step: the day given in the input, else the day before the execution started
     (the 02:00 UTC schedule archives yesterday)."""
     given = (event.get("input") or {}).get("day")
     if given:
-        return plan(given, (event.get("input") or {}).get("shards"))
+        return plan(deps, given, (event.get("input") or {}).get("shards"))
     started = datetime.fromisoformat(str(event.get("started_at") or datetime.now(UTC).isoformat()).replace(
         "Z", "+00:00"))
-    return plan(started.astimezone(UTC).date() - timedelta(days=1))
+    return plan(deps, started.astimezone(UTC).date() - timedelta(days=1))
 
 
-def plan(day: str | date, shards: int | None = None) -> dict:
+def plan(deps: Dependencies, day: str | date, shards: int | None = None) -> dict:
     day = parse_day(day)
-    n = shards or get_settings().archive_shards
+    n = shards or deps.settings.archive_shards
     return {"day": day.isoformat(), "shards": n,
             "work": [{"day": day.isoformat(), "shard": s, "shards": n} for s in range(n)]}
 
 
-def archive_shard(day: str | date, shard: int, shards: int) -> dict:
+def archive_shard(deps: Dependencies, day: str | date, shard: int, shards: int) -> dict:
     """Write the shard's rows of the day that no earlier part holds; list every part."""
-    day, store = parse_day(day), archive_store()
+    day, store = parse_day(day), deps.archive
     objects, written = [], 0
     for kind in KINDS:
         existing = store.parts(kind, day, shard)
@@ -170,25 +152,25 @@ def archive_shard(day: str | date, shard: int, shards: int) -> dict:
             try:
                 table = read_parquet(data)
             except Exception as exc:  # noqa: BLE001 - a part we cannot read is a corrupt archive
-                archive_source().unmark(day)
+                deps.archive_source.unmark(day)
                 raise ArchiveVerificationFailed(f"{key}: existing part unreadable ({str(exc)[:120]})") from exc
             done.update(table.column("row_key").to_pylist())
             objects.append({"key": key, "sha256": sha256_hex(data), "rows": table.num_rows, "kind": kind,
                             "shard": shard})
-        fresh = [r for r in _ROWS[kind](day, shard, shards) if r["row_key"] not in done]
+        fresh = [r for r in _ROWS[kind](deps, day, shard, shards) if r["row_key"] not in done]
         if not fresh:
             continue
         data = parquet_bytes(to_table(kind, fresh))
-        key = store.next_key(kind, day, shard, existing)
+        key = next_part_key(kind, day, shard, existing)
         store.put_locked(key, data, rows=len(fresh), content_type="application/vnd.apache.parquet")
         objects.append({"key": key, "sha256": sha256_hex(data), "rows": len(fresh), "kind": kind, "shard": shard})
         written += len(fresh)
     return {"day": day.isoformat(), "shard": shard, "objects": objects, "rows_written": written}
 
 
-def write_manifest(day: str | date, shards: int, results: list[dict]) -> dict:
+def write_manifest(deps: Dependencies, day: str | date, shards: int, results: list[dict]) -> dict:
     """The day's manifest from the shards' results; unchanged bytes are not written again."""
-    day, store = parse_day(day), archive_store()
+    day, store = parse_day(day), deps.archive
     objects = [o for result in results for o in result["objects"]]
     manifest = build_manifest(day, shards, objects)
     data, key = manifest_bytes(manifest), manifest_key(day)
@@ -200,10 +182,10 @@ def write_manifest(day: str | date, shards: int, results: list[dict]) -> dict:
             "objects": len(objects), "rows": manifest["rows"], "written": written}
 
 
-def verify(day: str | date) -> dict:
+def verify(deps: Dependencies, day: str | date) -> dict:
     """Re-read the manifest and every object it lists: checksum, row count, schema. Anything off
     raises ArchiveVerificationFailed (and the day stops counting as verified)."""
-    day, store, source = parse_day(day), archive_store(), archive_source()
+    day, store, source = parse_day(day), deps.archive, deps.archive_source
     key = manifest_key(day)
     raw = store.get(key)
     if raw is None:
@@ -232,29 +214,29 @@ def verify(day: str | date) -> dict:
             "manifest_key": key}
 
 
-def archive_day(day: str | date, shards: int | None = None) -> dict:
+def archive_day(deps: Dependencies, day: str | date, shards: int | None = None) -> dict:
     """All steps in-process, in the state machine's order."""
-    p = plan(day, shards)
-    results = [archive_shard(w["day"], w["shard"], w["shards"]) for w in p["work"]]
-    manifest = write_manifest(p["day"], p["shards"], results)
-    return {**verify(p["day"]), "manifest_written": manifest["written"],
+    p = plan(deps, day, shards)
+    results = [archive_shard(deps, w["day"], w["shard"], w["shards"]) for w in p["work"]]
+    manifest = write_manifest(deps, p["day"], p["shards"], results)
+    return {**verify(deps, p["day"]), "manifest_written": manifest["written"],
             "rows_written": sum(r["rows_written"] for r in results)}
 
 
 # -- read path -------------------------------------------------------------------------------------
 
-def archived_turns(scope: Scope, *, message_ids: list[str] | None = None, days: list[date],
+def archived_turns(deps: Dependencies, scope: Scope, *, message_ids: list[str] | None = None, days: list[date],
                    open_sealed: bool = True) -> list[dict]:
     """The user's original turns from the archive for ``days`` (only those day partitions and the
     user's shard are read), optionally only ``message_ids``; sealed content is opened with the
     user's key, and shows as None once the key was shredded."""
-    store = archive_store()
-    expr = (store.match("tenant", [scope.tenant]) & store.match("user_id", [scope.user_id]))
+    where = {"tenant": [scope.tenant], "user_id": [scope.user_id]}
     if message_ids is not None:
-        expr = expr & store.match("message_id", message_ids)
-    table = store.read("turns", days, shards=[shard_of(scope.tenant, scope.user_id, get_settings().archive_shards)],
-                       columns=["session_id", "device_id", "message_id", "role", "content", "truncated", "client_ts",
-                                "received_at", "sealed"], filter_=expr)
+        where["message_id"] = message_ids
+    table = deps.archive.read("turns", days, shards=[shard_of(scope.tenant, scope.user_id,
+                                                              deps.settings.archive_shards)],
+                              columns=["session_id", "device_id", "message_id", "role", "content", "truncated",
+                                       "client_ts", "received_at", "sealed"], where=where)
     rows, seen = [], set()
     for row in sorted(table.to_pylist(), key=lambda r: (r["client_ts"], r["message_id"])):
         if row["message_id"] in seen:
@@ -262,24 +244,24 @@ def archived_turns(scope: Scope, *, message_ids: list[str] | None = None, days: 
         seen.add(row["message_id"])
         row.pop("sealed")
         if open_sealed and crypto.is_sealed(row["content"]):
-            row["content"] = _open(scope, row["content"])
+            row["content"] = _open(deps, scope, row["content"])
         rows.append(row)
     return rows
 
 
-def _open(scope: Scope, token: str) -> str | None:
+def _open(deps: Dependencies, scope: Scope, token: str) -> str | None:
     try:
-        return sealer().open(scope, token, PURPOSE["content"])
+        return deps.keys.open(scope, token, PURPOSE["content"])
     except EngramError:  # the key was shredded (erasure): the copy is unreadable by design
         return None
 
 
-def original_turns(turn_log, scope: Scope, hits: list, message_ids: list[str],
+def original_turns(deps: Dependencies, scope: Scope, hits: list, message_ids: list[str],
                    now: datetime | None = None) -> list[dict]:
     """The turns behind recalled items: from the archive for items older than the hot window
     (only their days' partitions), from the turn log for the rest and for whatever the archive
     did not have or could not be read (an unavailable archive degrades to the turn log)."""
-    cutoff = (now or datetime.now(UTC)) - timedelta(days=get_settings().hot_days)
+    cutoff = (now or datetime.now(UTC)) - timedelta(days=deps.settings.hot_days)
     old_days = set()
     for item in hits:
         ts = item.provenance.get("ts") if hasattr(item, "provenance") else None
@@ -289,11 +271,11 @@ def original_turns(turn_log, scope: Scope, hits: list, message_ids: list[str],
     found: list[dict] = []
     if old_days:
         try:
-            found = archived_turns(scope, message_ids=message_ids, days=sorted(old_days), open_sealed=False)
+            found = archived_turns(deps, scope, message_ids=message_ids, days=sorted(old_days), open_sealed=False)
         except (EngramError, OSError):
             found = []
     have = {r["message_id"] for r in found}
     missing = [m for m in message_ids if m not in have]
     if missing:
-        found += turn_log.turns(scope, missing)
+        found += deps.turns.turns(scope, missing)
     return sorted(found, key=lambda r: (r["client_ts"], r["message_id"]))

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import asdict
 from datetime import UTC, date, datetime
 
-from ..adapters.session_store import SessionRef
+from ..bootstrap import Dependencies
 from ..domain.model import Scope
-from .memory import profile_item_view
 from .privacy import reveal_items, reveal_turn
-from .stores import Stores
+from .profile import profile_item_view
 
 FORMAT_VERSION = 1
 
@@ -40,36 +40,24 @@ def _array(items: Iterable) -> Iterator[str]:
     yield "]"
 
 
-def _sessions(stores: Stores, scope: Scope, turns: list[dict]) -> Iterator[dict]:
-    """Working memory per device and session. The Redis index lists the sessions; the device and
-    session ids come from the turn log where it knows them (ids may contain ':', which makes
-    a key alone ambiguous), else from the key itself."""
-    keys = set(stores.sessions.session_keys(scope))
-    refs = {SessionRef(scope, t["device_id"], t["session_id"]) for t in turns}
-    known = {ref.base: ref for ref in refs if ref.base in keys}
-    prefix = f"eng:{{{scope.tenant}:{scope.user_id}:"
-    for key in sorted(keys):
-        ref = known.get(key)
-        if ref is None and key.startswith(prefix) and ":" in key[len(prefix):-1]:
-            device, session = key[len(prefix):-1].split(":", 1)
-            ref = SessionRef(scope, device, session)
-        if ref is None:
-            continue
-        ctx = stores.sessions.get(ref)
-        yield {"device_id": ref.device_id, "session_id": ref.session_id, "turns": ctx["turns"],
-               "fields": ctx["fields"], "version": ctx["version"], "ttl_s": ctx["ttl_s"]}
+def _sessions(deps: Dependencies, scope: Scope) -> Iterator[dict]:
+    """Working memory per device and session."""
+    for ref in deps.sessions.sessions_of(scope):
+        ctx = deps.sessions.get(ref)
+        yield {"device_id": ref.device_id, "session_id": ref.session_id, "turns": ctx.turns,
+               "fields": ctx.fields, "version": ctx.version, "ttl_s": ctx.ttl_s}
 
 
-def export_chunks(stores: Stores, scope: Scope, now: datetime | None = None) -> Iterator[str]:
+def export_chunks(deps: Dependencies, scope: Scope, now: datetime | None = None) -> Iterator[str]:
     now = now or datetime.now(UTC)
-    state = stores.users.state(scope)
+    state = deps.users.state(scope)
     # Every store is touched before the first chunk: a store that is down is a clean 503,
     # not a response cut off half-way (the status line goes out with the first chunk).
-    stores.episodes.count(scope, tier="all")
-    stores.sessions.session_keys(scope)
-    turns = [reveal_turn(stores.keys, scope, t) for t in stores.turns.turns(scope)]
-    stored = stores.graph.items(scope, include_history=True)
-    revealed = reveal_items(stores.keys, scope, stored)
+    deps.episodes.count(scope, tier="all")
+    deps.sessions.sessions_of(scope)
+    turns = [reveal_turn(deps.keys, scope, t) for t in deps.turns.turns(scope)]
+    stored = deps.graph.items(scope, include_history=True)
+    revealed = reveal_items(deps.keys, scope, stored)
     profile = [profile_item_view(i, now) | ({"redacted": True} if i.get("redacted") else {}) for i in revealed]
     # The audit names a sensitive object by its keyed placeholder; the user sees the name.
     names = {raw["object"]: clear["object"] for raw, clear in zip(stored, revealed, strict=True) if raw.get("sealed")}
@@ -78,14 +66,14 @@ def export_chunks(stores: Stores, scope: Scope, now: datetime | None = None) -> 
                            "consent_version": state.consent_version, "consent_at": state.consent_at,
                            "age": state.age, "child_mode": state.child_mode, "erasing": state.erasing}})[:-1]
     sections = [
-        ("consent_history", lambda: stores.users.consent_history(scope)),
-        ("devices", lambda: stores.users.devices(scope)),
-        ("sessions", lambda: _sessions(stores, scope, turns)),
+        ("consent_history", lambda: deps.users.consent_history(scope)),
+        ("devices", lambda: (asdict(d) for d in deps.users.devices(scope))),
+        ("sessions", lambda: _sessions(deps, scope)),
         ("profile", lambda: profile),
-        ("tasks", lambda: stores.tasks.history(scope)),
-        ("episodes", lambda: stores.episodes.all_for_user(scope)),
+        ("tasks", lambda: (t.as_dict() for t in deps.tasks.history(scope))),
+        ("episodes", lambda: deps.episodes.all_for_user(scope)),
         ("turns", lambda: turns),
-        ("audit", lambda: (_named(e, names) for e in stores.audit.entries(scope))),
+        ("audit", lambda: (_named(e, names) for e in deps.audit.entries(scope))),
     ]
     for name, produce in sections:
         yield f',"{name}":'
@@ -101,5 +89,5 @@ def _named(entry: dict, names: dict[str, str]) -> dict:
     return entry
 
 
-def export_document(stores: Stores, scope: Scope, now: datetime | None = None) -> dict:
-    return json.loads("".join(export_chunks(stores, scope, now)))
+def export_document(deps: Dependencies, scope: Scope, now: datetime | None = None) -> dict:
+    return json.loads("".join(export_chunks(deps, scope, now)))

@@ -12,19 +12,11 @@ Every change is audited. Re-running on the same day changes nothing more.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from functools import cache
 
-from ..adapters.audit_log import AuditEntry
-from ..adapters.pattern_store import PatternStore
-from ..config import get_settings
+from ..bootstrap import Dependencies
 from ..domain import forgetting as rules
 from ..domain.model import Scope
-from .stores import default_stores
-
-
-@cache
-def pattern_store() -> PatternStore:
-    return PatternStore()
+from ..domain.records import AuditEntry
 
 
 def _now(now: str | datetime | None) -> datetime:
@@ -33,9 +25,9 @@ def _now(now: str | datetime | None) -> datetime:
     return datetime.fromisoformat(now.replace("Z", "+00:00")) if isinstance(now, str) else now
 
 
-def forget_user(scope: Scope, now: datetime) -> dict:
-    settings, stores = get_settings(), default_stores()
-    events = stores.episodes.for_forgetting(scope)
+def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
+    settings = deps.settings
+    events = deps.episodes.for_forgetting(scope)
     by_id = {e["event_id"]: e for e in events}
     stamp = now.astimezone(UTC).isoformat().replace("+00:00", "Z")
     updates: dict[str, dict] = {}
@@ -68,21 +60,21 @@ def forget_user(scope: Scope, now: datetime) -> dict:
         audit.append(AuditEntry("system", "merge", "episodes", merge.keep, "system", None, None,
                                 {"absorbed": merge.absorbed, "message_ids": merge.message_ids}))
 
-    stores.episodes.bulk_update([(scope, i, {**doc, "updated_at": stamp}) for i, doc in updates.items()])
+    deps.episodes.bulk_update([(scope, i, {**doc, "updated_at": stamp}) for i, doc in updates.items()])
     if audit:
-        stores.audit.append(scope, audit)
-    patterns = pattern_store().replace(scope, rules.behaviour_patterns(stores.episodes.all_for_user(scope)))
+        deps.audit.append(scope, audit)
+    patterns = deps.patterns.replace(scope, rules.behaviour_patterns(deps.episodes.all_for_user(scope)))
     return {"archived": sum(1 for u in updates.values() if u.get("archived")),
             "downweighted": sum(1 for u in updates.values() if "weight" in u),
             "merged": sum(len(m.absorbed) for m in merges), "pattern_rows": patterns}
 
 
-def run_forgetting(now: str | datetime | None = None, users: list[Scope] | None = None) -> dict:
+def run_forgetting(deps: Dependencies, now: str | datetime | None = None, users: list[Scope] | None = None) -> dict:
     when = _now(now)
-    scopes = users if users is not None else default_stores().episodes.users()
+    scopes = users if users is not None else deps.episodes.users()
     totals = {"users": 0, "archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
     for scope in scopes:
-        report = forget_user(scope, when)
+        report = forget_user(deps, scope, when)
         totals["users"] += 1
         for key in ("archived", "downweighted", "merged", "pattern_rows"):
             totals[key] += report[key]

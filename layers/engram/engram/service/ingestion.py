@@ -1,19 +1,24 @@
-"""Ingestion as four steps: clean -> extract -> cleanse -> route.
+"""Ingestion as one chain of four steps: clean -> extract -> cleanse -> route.
 
-Each step takes and returns plain dataclasses (``domain.codec`` turns them into JSON), so a
-step can run as its own Lambda (``functions/ingest_*``) or be chained in-process by the API.
+``INGEST_CHAIN`` is the only definition. Each step takes and returns plain dataclasses
+(``domain.codec`` turns them into JSON), so the chain runs in-process (``run_ingest``, the API's
+path) or one Lambda per step under ``IngestStateMachine`` (``run_ingest_step``, the same steps
+between a JSON decode and encode).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ..bootstrap import Dependencies
 from ..domain.cleaning import clean_turn, order_turns, validate_id
 from ..domain.cleansing import cleanse as cleanse_extraction
+from ..domain.codec import from_jsonable, to_jsonable
 from ..domain.extraction import extract_event, extract_facts
 from ..domain.model import Extraction, Role, Scope, Turn
 from ..errors import PayloadTooLarge, Unprocessable, ValidationFailed
-from .llm import LlmExtractor, configured_extractor
+from ..ports import LlmExtractor
 
 MAX_MESSAGES = 100
 
@@ -65,7 +70,6 @@ def clean(scope: Scope, body: dict) -> TurnBatch:
 
 def extract(batch: TurnBatch, llm: LlmExtractor | None = None) -> ExtractedBatch:
     """Rules first; the LLM (when configured) only adds facts the rules did not find."""
-    llm = llm if llm is not None else configured_extractor()
     items = []
     for turn in batch.turns:
         if turn.role is not Role.USER:
@@ -91,3 +95,58 @@ def cleanse(batch: ExtractedBatch) -> ExtractedBatch:
         facts = tuple(cleanse_extraction(f, text, sent_at) for f in item.facts)
         items.append(ExtractedTurn(item.turn, event, facts))
     return replace(batch, items=tuple(items))
+
+
+@dataclass(frozen=True)
+class IngestStep:
+    name: str
+    input_type: type | None      # None: the request ``{"tenant", "user_id", "body"}`` itself
+    run: Callable[[Dependencies, object], object]
+
+
+def _clean(_deps: Dependencies, request: object) -> TurnBatch:
+    if not isinstance(request, dict):
+        raise ValidationFailed("the ingest request must be an object", field="body")
+    scope = Scope(validate_id(request.get("tenant"), "tenant"), validate_id(request.get("user_id"), "user_id"))
+    return clean(scope, request.get("body"))
+
+
+def _route(deps: Dependencies, batch: object) -> dict:
+    from .routing import route  # routing writes to the stores; the first three steps are pure
+
+    return route(batch, deps)
+
+
+INGEST_CHAIN: tuple[IngestStep, ...] = (
+    IngestStep("clean", None, _clean),
+    IngestStep("extract", TurnBatch, lambda deps, batch: extract(batch, deps.llm)),
+    IngestStep("cleanse", ExtractedBatch, lambda _deps, batch: cleanse(batch)),
+    IngestStep("route", ExtractedBatch, _route),
+)
+STEPS = {step.name: step for step in INGEST_CHAIN}
+
+
+def run_ingest(deps: Dependencies, scope: Scope, body: object) -> dict:
+    """The whole chain in-process (the API's path): each step's output is the next one's input."""
+    value: object = {"tenant": scope.tenant, "user_id": scope.user_id, "body": body}
+    for step in INGEST_CHAIN:
+        value = step.run(deps, value)
+    return value
+
+
+def ingest(deps: Dependencies, scope: Scope, body: object) -> dict:
+    """The configured runner (``ENGRAM_INGEST_RUNNER``): in-process, or ``IngestStateMachine``."""
+    if deps.settings.ingest_runner == "stepfunctions":
+        if not deps.settings.ingest_state_machine_arn:
+            raise ValidationFailed("ENGRAM_INGEST_RUNNER=stepfunctions needs ENGRAM_INGEST_STATE_MACHINE_ARN",
+                                   field="runner")
+        return deps.workflows.run_sync(deps.settings.ingest_state_machine_arn,
+                                       {"tenant": scope.tenant, "user_id": scope.user_id, "body": body})
+    return run_ingest(deps, scope, body)
+
+
+def run_ingest_step(deps: Dependencies, name: str, event: dict) -> dict:
+    """One step as its own Lambda: JSON in (the previous step's output), JSON out."""
+    step = STEPS[name]
+    value = event if step.input_type is None else from_jsonable(step.input_type, event)
+    return to_jsonable(step.run(deps, value))

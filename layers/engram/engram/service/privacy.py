@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..adapters.key_store import KeyStore
-from ..adapters.profile_graph import Fact
 from ..domain import crypto
 from ..domain.model import PREDICATES, Scope, Turn
+from ..domain.records import Fact
 from ..errors import DecryptionFailed, KeyDestroyed
+from ..ports import KeyStore
 
 REDACTED = "[redacted: key destroyed]"
 GRAPH, TURN = "graph", "turn"

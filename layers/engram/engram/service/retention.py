@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 
-from ..config import get_settings
+from ..bootstrap import Dependencies
 from ..domain.archive import event_row_key, parse_day
 from ..domain.model import Scope
-from .archival import archive_source, archive_store, episode_store
 
 
 def _now(now: str | datetime | None) -> datetime:
@@ -27,9 +26,9 @@ def _now(now: str | datetime | None) -> datetime:
     return now
 
 
-def drop_archived_chunks(now: datetime) -> dict:
-    source = archive_source()
-    cutoff = (now - timedelta(days=get_settings().hot_days)).date()
+def drop_archived_chunks(deps: Dependencies, now: datetime) -> dict:
+    source = deps.archive_source
+    cutoff = (now - timedelta(days=deps.settings.hot_days)).date()
     candidates = source.days_with_data(before=cutoff)
     verified = source.verified_days(candidates)
     dropped, kept = {}, {}
@@ -48,8 +47,8 @@ def drop_archived_chunks(now: datetime) -> dict:
             "kept_sample": dict(list(kept.items())[-5:])}
 
 
-def delete_archived_evictions() -> dict:
-    episodes, source = episode_store(), archive_source()
+def delete_archived_evictions(deps: Dependencies) -> dict:
+    episodes, source = deps.episodes, deps.archive_source
     evicted = episodes.evicted()
     by_day: dict[date, list[dict]] = defaultdict(list)
     for doc in evicted:
@@ -59,14 +58,14 @@ def delete_archived_evictions() -> dict:
     for day, docs in by_day.items():
         if day not in verified:
             continue
-        table = archive_store().read("events", [day], columns=["row_key"],
-                                     filter_=archive_store().match("event_id", [d["event_id"] for d in docs]))
+        table = deps.archive.read("events", [day], columns=["row_key"],
+                                  where={"event_id": [d["event_id"] for d in docs]})
         archived = set(table.column("row_key").to_pylist())
         targets += [(Scope(d["tenant"], d["user_id"]), d["event_id"]) for d in docs if event_row_key(d) in archived]
     deleted = episodes.delete_ids(targets)
     return {"evicted": len(evicted), "deleted": deleted, "kept": len(evicted) - deleted}
 
 
-def apply_retention(now: str | datetime | None = None) -> dict:
+def apply_retention(deps: Dependencies, now: str | datetime | None = None) -> dict:
     when = _now(now)
-    return {"chunks": drop_archived_chunks(when), "evicted_episodes": delete_archived_evictions()}
+    return {"chunks": drop_archived_chunks(deps, when), "evicted_episodes": delete_archived_evictions(deps)}

@@ -9,19 +9,15 @@ from __future__ import annotations
 import hashlib
 from datetime import UTC, datetime
 
-from ..adapters import embedder
-from ..adapters.audit_log import AuditEntry
-from ..adapters.profile_graph import Fact
-from ..adapters.session_store import SessionRef
-from ..config import get_settings
+from ..bootstrap import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.model import EventType, Scope
+from ..domain.records import AuditEntry, Fact, SessionRef
 from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
 from ..errors import Conflict
-from .ingestion import ExtractedBatch, ExtractedTurn, clean, cleanse, extract
+from .ingestion import ExtractedBatch, ExtractedTurn
 from .privacy import protect_fact, seal_turns
-from .stores import Stores
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
 MERGE_SCORE = 0.975
@@ -56,9 +52,9 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
     }
 
 
-def _previous_turns(stores: Stores, ref: SessionRef, turns: list) -> dict[str, str]:
+def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list) -> dict[str, str]:
     """For each turn, the text of the turn before it in the session (this batch or earlier)."""
-    earlier = [t for t in stores.sessions.get(ref)["turns"] if t["client_ts"] < _iso(turns[0].client_ts)]
+    earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
     previous = earlier[-1]["content"] if earlier else ""
     out = {}
     for turn in turns:
@@ -67,11 +63,11 @@ def _previous_turns(stores: Stores, ref: SessionRef, turns: list) -> dict[str, s
     return out
 
 
-def _merge_similar(stores: Stores, scope: Scope, docs: list[dict]) -> tuple[list[dict], dict, list[AuditEntry]]:
+def _merge_similar(deps: Dependencies, scope: Scope, docs: list[dict]) -> tuple[list[dict], dict, list[AuditEntry]]:
     """Fold near-duplicates into the event they repeat (raising its confidence); returns the docs
     still to index, where each merged doc went, and the audit entries of the merges."""
     with_vectors = [d for d in docs if "vector" in d]
-    hits = stores.episodes.knn_many(scope, [(d["vector"], [{"term": {"type": d["type"]}}]) for d in with_vectors], 1)
+    hits = deps.episodes.nearest_of_type(scope, [(d["vector"], d["type"]) for d in with_vectors], 1)
     merged_into, audit = {}, []
     for doc, found in zip(with_vectors, hits, strict=True):
         if not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] == doc["event_id"]:
@@ -84,29 +80,30 @@ def _merge_similar(stores: Stores, scope: Scope, docs: list[dict]) -> tuple[list
                  "message_ids": sorted(set(target["message_ids"]) | set(doc["message_ids"])),
                  "merged_count": target.get("merged_count", 1) + 1, "updated_at": doc["updated_at"],
                  "ts": max(target["ts"], doc["ts"])}
-        stores.episodes.update(scope, target["event_id"], after)
+        deps.episodes.update(scope, target["event_id"], after)
         audit.append(AuditEntry("ingest", "merge", "episodes", target["event_id"], doc["trust_source"],
                                 after["confidence"], {"confidence": target["confidence"]}, after))
     return [d for d in docs if d["event_id"] not in merged_into], merged_into, audit
 
 
-def route(batch: ExtractedBatch, stores: Stores) -> dict:
+def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
+    """Write one cleansed batch; returns the API's ingest response."""
     scope = batch.scope
-    state = stores.users.state(scope)
+    state = deps.users.state(scope)
     if state.erasing:
         raise Conflict("this user is being erased; writes are refused", field="user_id")
     if not state.known:
-        stores.users.ensure(scope)
+        deps.users.ensure(scope)
     child = state.child_mode
     turns = [item.turn for item in batch.items]
     ref = SessionRef(scope, batch.device_id, batch.session_id)
     # The raw text of a sensitive turn (health, relations) is kept for the archive sealed.
     sensitive_ids = {item.turn.message_id for item in batch.items if item.event is not None and item.event.sensitive}
-    stores.turns.append(scope, batch.session_id, batch.device_id,
-                        seal_turns(stores.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
+    deps.turns.append(scope, batch.session_id, batch.device_id,
+                        seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
                         else turns, keep_content=not child)
-    context = _previous_turns(stores, ref, turns)
-    stores.sessions.append_turns(ref, turns)
+    context = _previous_turns(deps, ref, turns)
+    deps.sessions.append_turns(ref, turns)
 
     extracted, audit = [], []
     items = [item for item in batch.items if item.event is not None]
@@ -114,10 +111,10 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
     if not child:
         # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
         texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in docs]
-        for doc, vector in zip(docs, embedder.embed(texts), strict=True):
+        for doc, vector in zip(docs, deps.embedder.embed(texts), strict=True):
             doc["vector"] = vector
-    to_index, merged_into, merge_audit = _merge_similar(stores, scope, docs)
-    stores.episodes.put(scope, to_index)
+    to_index, merged_into, merge_audit = _merge_similar(deps, scope, docs)
+    deps.episodes.put(scope, to_index)
     audit += merge_audit
     for doc in docs:
         memory_id = merged_into.get(doc["event_id"], doc["event_id"])
@@ -126,14 +123,14 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
     for doc in to_index:
         audit.append(AuditEntry("ingest", "create", "episodes", doc["event_id"], doc["trust_source"],
                                 doc["confidence"], None, {"type": doc["type"], "message_ids": doc["message_ids"]}))
-    for evicted in stores.episodes.evict_over_cap(scope, get_settings().episodes_per_user):
+    for evicted in deps.episodes.evict_over_cap(scope, deps.settings.episodes_per_user):
         audit.append(AuditEntry("system", "evict", "episodes", evicted, "system", None, None, {"evicted": True}))
 
     for item in items:
         if item.event.type is EventType.TASK:
             task_id = task_id_for(scope, item.turn.message_id)
             try:
-                stores.tasks.record(scope, task_id, TaskStatus.CREATED,
+                deps.tasks.record(scope, task_id, TaskStatus.CREATED,
                                     {"title": "" if child else item.event.summary,
                                      "message_ids": [item.turn.message_id]}, item.turn.client_ts)
                 audit.append(AuditEntry("ingest", "create", "tasks", task_id, "rule", None, None,
@@ -147,7 +144,7 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
     if state.long_term_consent and not child:
         for item in items:
             for fact in (f for f in item.facts if f.is_fact):
-                action, before, after = stores.graph.upsert_fact(scope, protect_fact(stores.keys, scope, Fact(
+                action, before, after = deps.graph.upsert_fact(scope, protect_fact(deps.keys, scope, Fact(
                     predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
                     message_ids=(fact.message_id,), valid_from=fact.occurred_at,
                     observed_at=item.turn.client_ts, tags=fact.tags,
@@ -157,15 +154,10 @@ def route(batch: ExtractedBatch, stores: Stores) -> dict:
                 extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,
                                   "summary": fact.summary, "confidence": after["confidence"],
                                   "tags": after["tags"]})
-    stores.audit.append(scope, audit)
+    deps.audit.append(scope, audit)
     return {"accepted": len(turns), "message_ids": [t.message_id for t in turns], "extracted": extracted}
 
 
 def _audit_view(item: dict) -> dict:
     return {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in item.items()
             if k in ("predicate", "object", "confidence", "source", "valid_from", "valid_to", "message_ids")}
-
-
-def ingest(scope: Scope, body: dict, stores: Stores) -> dict:
-    """The four steps chained in-process (the API's path)."""
-    return route(cleanse(extract(clean(scope, body))), stores)

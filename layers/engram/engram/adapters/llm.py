@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from typing import Protocol
 
-from ..config import get_settings
+from ..config import Settings
 from ..domain.extraction import keywords
 from ..domain.model import EventType, Extraction, TrustSource, Turn, resolve_predicate
 
@@ -21,10 +20,6 @@ PROMPT = (
     'objects {"type": one of %s, "predicate": optional relation word, "object": optional value, '
     '"summary": short text}. Nothing about other people\'s own attributes; no guesses.'
 )
-
-
-class LlmExtractor(Protocol):
-    def extract(self, turn: Turn) -> list[Extraction]: ...
 
 
 def parse_llm_output(text: str, turn: Turn) -> list[Extraction]:
@@ -75,8 +70,7 @@ class OpenAICompatibleExtractor:
         return parse_llm_output(answer, turn)
 
 
-def configured_extractor() -> LlmExtractor | None:
-    settings = get_settings()
+def configured_extractor(settings: Settings) -> OpenAICompatibleExtractor | None:
     if not settings.llm_url:
         return None
     return OpenAICompatibleExtractor(settings.llm_url, settings.llm_model, settings.llm_api_key)

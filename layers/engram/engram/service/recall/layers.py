@@ -1,5 +1,5 @@
-"""The recall chain's steps, one per layer. Each reads one store and returns ``RecallItem``s;
-``service.recall`` runs them under deadlines and fuses what came back in time."""
+"""What each recall step reads: one function per memory layer, each one store in, ``RecallItem``s
+out. ``plan.RECALL_PLAN`` names them, orders them and gives them deadlines; a runner executes it."""
 
 from __future__ import annotations
 
@@ -8,16 +8,15 @@ from datetime import datetime
 
 import numpy as np
 
-from ..adapters import embedder
-from ..adapters.session_store import SessionRef
-from ..domain.cleaning import format_timestamp as _iso
-from ..domain.decay import decay_confidence, needs_confirmation
-from ..domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
-from ..domain.model import PREDICATES, Predicate, Scope
-from ..domain.query import QueryIntent, lexical_overlap
-from .archival import original_turns
-from .privacy import reveal_items, reveal_turn
-from .stores import Stores
+from ...bootstrap import Dependencies
+from ...domain.cleaning import format_timestamp as _iso
+from ...domain.decay import decay_confidence, needs_confirmation
+from ...domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
+from ...domain.model import PREDICATES, Predicate, Scope
+from ...domain.query import QueryIntent, lexical_overlap
+from ...domain.records import SessionRef
+from ..archival import original_turns
+from ..privacy import reveal_items, reveal_turn
 
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
 COLD_TIER_FACTOR = 0.9
@@ -29,11 +28,11 @@ def _parse(ts: str) -> datetime:
     return datetime.fromisoformat(ts.replace("Z", "+00:00"))
 
 
-def session_step(stores: Stores, ref: SessionRef, intent: QueryIntent) -> tuple[dict, list[RecallItem]]:
+def read_session(deps: Dependencies, ref: SessionRef, intent: QueryIntent) -> tuple[dict, list[RecallItem]]:
     """Fresh session fields that speak to the query answer directly."""
-    ctx = stores.sessions.get(ref)
+    ctx = deps.sessions.get(ref)
     items = []
-    for name, value in ctx["fields"].items():
+    for name, value in ctx.fields.items():
         text = f"{name.replace('_', ' ')}: {value}"
         relevance = max(lexical_overlap(intent.terms, text), 1.0 if name.lower() in intent.text.lower() else 0.0)
         if relevance > 0:
@@ -42,32 +41,32 @@ def session_step(stores: Stores, ref: SessionRef, intent: QueryIntent) -> tuple[
                 confidence=1.0, decayed_confidence=1.0, trust_source="user", needs_confirmation=False,
                 valid_from=None, valid_to=None, score=relevance, relevance=relevance,
                 provenance={"message_ids": [], "session_id": ref.session_id, "device_id": ref.device_id,
-                            "version": ctx["version"]}))
-    return ctx["fields"], items
+                            "version": ctx.version}))
+    return ctx.fields, items
 
 
-def tasks_step(stores: Stores, scope: Scope, intent: QueryIntent) -> list[RecallItem]:
+def read_tasks(deps: Dependencies, scope: Scope, intent: QueryIntent) -> list[RecallItem]:
     """Open tasks and the most relevant recent one."""
     items = []
-    for task in stores.tasks.latest(scope, open_only=False, limit=20):
-        title = str(task["metadata"].get("title") or task["task_id"])
-        relevance = lexical_overlap(intent.terms, f"{title} {task['task_id']}")
-        is_open = task["status"] not in ("COMPLETED", "FAILED", "CANCELLED")
+    for task in deps.tasks.latest(scope, open_only=False, limit=20):
+        title = str(task.metadata.get("title") or task.task_id)
+        relevance = lexical_overlap(intent.terms, f"{title} {task.task_id}")
+        is_open = task.status not in ("COMPLETED", "FAILED", "CANCELLED")
         if relevance == 0 and not (is_open and ("task" in intent.text.lower() or "任务" in intent.text)):
             continue
         items.append(RecallItem(
-            memory_id=task["task_id"], layer="task", type="task", text=f"task '{title}' is {task['status']}",
+            memory_id=task.task_id, layer="task", type="task", text=f"task '{title}' is {task.status}",
             confidence=1.0, decayed_confidence=1.0, trust_source="system", needs_confirmation=False,
-            valid_from=_iso(task["ts"]), valid_to=None, score=max(relevance, 0.3), relevance=max(relevance, 0.3),
-            provenance={"message_ids": list(task["metadata"].get("message_ids") or []), "ts": _iso(task["ts"])}))
+            valid_from=_iso(task.ts), valid_to=None, score=max(relevance, 0.3), relevance=max(relevance, 0.3),
+            provenance={"message_ids": list(task.metadata.get("message_ids") or []), "ts": _iso(task.ts)}))
     return sorted(items, key=lambda i: i.score, reverse=True)[:3]
 
 
-def profile_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetime,
+def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime,
                  limit: int = 10) -> list[RecallItem]:
     """Beliefs about the user with decayed confidence; closed edges only when history is asked."""
     items = []
-    edges = reveal_items(stores.keys, scope, stores.graph.items(scope, include_history=intent.wants_history, limit=50))
+    edges = reveal_items(deps.keys, scope, deps.graph.items(scope, include_history=intent.wants_history, limit=50))
     for edge in edges:
         predicate = Predicate(edge["predicate"])
         text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
@@ -88,14 +87,14 @@ def profile_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetim
     return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
 
 
-def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
+def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
                   timings: dict | None = None) -> list[RecallItem]:
     """Hybrid retrieval: k-NN and BM25 in one request, fused by reciprocal rank, then shaped by
     time (a named date, "last time") and by each event's weight (feedback, tentativeness)."""
     t0 = time.perf_counter()
-    vector = embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
+    vector = deps.embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
-    dense, lexical = stores.episodes.hybrid(scope, vector, intent.text, recipe.candidates,
+    dense, lexical = deps.episodes.hybrid(scope, vector, intent.text, recipe.candidates,
                                             lexical_size=recipe.lexical_candidates)
     t2 = time.perf_counter()
     if timings is not None:
@@ -143,14 +142,14 @@ def episodes_step(stores: Stores, scope: Scope, intent: QueryIntent, now: dateti
     return sorted(items, key=lambda i: i.score, reverse=True)
 
 
-def archive_step(stores: Stores, scope: Scope, hits: list[RecallItem]) -> list[RecallItem]:
+def read_originals(deps: Dependencies, scope: Scope, hits: list[RecallItem]) -> list[RecallItem]:
     """Verbatim originals behind the episodes found (asked for with "exactly", "原话", ...)."""
     wanted = [m for item in hits for m in item.provenance.get("message_ids", [])][:20]
     items = []
     # Turns older than the hot window come from the S3 archive (their chunks may be dropped),
     # the rest, and anything the archive cannot give, from the turn log.
-    for turn in original_turns(stores.turns, scope, hits, wanted) if wanted else []:
-        turn = reveal_turn(stores.keys, scope, turn)
+    for turn in original_turns(deps, scope, hits, wanted) if wanted else []:
+        turn = reveal_turn(deps.keys, scope, turn)
         if turn["content"] is None:
             continue
         items.append(RecallItem(

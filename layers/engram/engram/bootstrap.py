@@ -1,0 +1,106 @@
+"""The composition root: every store, client, cache and gateway, built once per process.
+
+``bootstrap()`` is what Lambda handlers, the FastAPI app, jobs and benchmarks call; it builds the
+real adapters over one ``Clients`` (so one pool per server and exactly one key cache per process)
+and caches the result for the life of the process (a warm Lambda reuses it). Nothing else
+constructs a store. Unit tests call ``build(...)`` with in-memory fakes instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from functools import cache
+
+from . import ports
+from .config import Settings, get_settings
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    settings: Settings
+    sessions: ports.SessionStore
+    episodes: ports.EpisodeStore
+    tasks: ports.TaskStore
+    graph: ports.ProfileGraph
+    turns: ports.TurnLog
+    audit: ports.AuditLog
+    idempotency: ports.IdempotencyStore
+    users: ports.UserRegistry
+    tenants: ports.TenantDirectory
+    keys: ports.KeyStore
+    erasure_jobs: ports.ErasureJobs
+    archive: ports.ArchiveStore
+    archive_source: ports.ArchiveSource
+    archive_eraser: ports.ArchiveEraser
+    patterns: ports.PatternStore
+    embedder: ports.Embedder
+    workflows: ports.WorkflowGateway
+    alerts: ports.AlertPublisher
+    llm: ports.LlmExtractor | None = None
+    probes: ports.Probes = field(default_factory=dict)
+    # The real clients behind the adapters (None with fakes): migrations and health use them.
+    clients: object | None = None
+
+    def with_(self, **overrides) -> Dependencies:
+        """A copy with some parts swapped (a test's failing store, a benchmark's other embedder)."""
+        return replace(self, **overrides)
+
+
+def build(settings: Settings | None = None, **overrides) -> Dependencies:
+    """The real adapters for ``settings``; any part given in ``overrides`` is used instead."""
+    from .adapters.archive_erasure import ArchiveEraser
+    from .adapters.archive_source import ArchiveSource
+    from .adapters.archive_store import ArchiveStore
+    from .adapters.audit_log import AuditLog
+    from .adapters.clients import Clients
+    from .adapters.embedder import SentenceEmbedder
+    from .adapters.episode_store import EpisodeStore
+    from .adapters.erasure_store import ErasureStore
+    from .adapters.idempotency import IdempotencyStore
+    from .adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
+    from .adapters.llm import configured_extractor
+    from .adapters.pattern_store import PatternStore
+    from .adapters.profile_graph import ProfileGraph
+    from .adapters.session_store import SessionStore
+    from .adapters.task_store import TaskStore
+    from .adapters.tenant_directory import TenantDirectory
+    from .adapters.turn_log import TurnLog
+    from .adapters.user_registry import UserRegistry
+    from .adapters.workflows import EventBridgeAlerts, StepFunctionsGateway
+
+    settings = settings or get_settings()
+    clients = overrides.pop("clients", None) or Clients(settings)
+    makers = {
+        "sessions": lambda: SessionStore(clients, settings),
+        "episodes": lambda: EpisodeStore(clients, settings),
+        "tasks": lambda: TaskStore(clients),
+        "graph": lambda: ProfileGraph(clients),
+        "turns": lambda: TurnLog(clients),
+        "audit": lambda: AuditLog(clients),
+        "idempotency": lambda: IdempotencyStore(clients),
+        "users": lambda: UserRegistry(clients),
+        "tenants": lambda: TenantDirectory(clients),
+        "keys": lambda: EnvelopeKeyStore(PgWrappedKeys(clients), KmsKeyWrapper(clients),
+                                         ttl_s=settings.key_cache_ttl_s, max_cached=settings.key_cache_max),
+        "erasure_jobs": lambda: ErasureStore(clients),
+        "archive": lambda: ArchiveStore(clients, settings),
+        "archive_source": lambda: ArchiveSource(clients),
+        "archive_eraser": lambda: ArchiveEraser(clients, settings),
+        "patterns": lambda: PatternStore(clients),
+        "embedder": lambda: SentenceEmbedder(settings.embed_model),
+        "workflows": lambda: StepFunctionsGateway(clients),
+        "alerts": lambda: EventBridgeAlerts(clients, settings.alert_event_bus),
+        "llm": lambda: configured_extractor(settings),
+        "probes": clients.probes,
+    }
+    unknown = set(overrides) - {f.name for f in fields(Dependencies)}
+    if unknown:
+        raise TypeError(f"unknown dependencies: {', '.join(sorted(unknown))}")
+    parts = {name: overrides[name] if name in overrides else make() for name, make in makers.items()}
+    return Dependencies(settings=settings, clients=clients, **parts)
+
+
+@cache
+def bootstrap() -> Dependencies:
+    """The process's dependencies (built on first call, then shared)."""
+    return build()

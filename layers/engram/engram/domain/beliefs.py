@@ -1,0 +1,69 @@
+"""What a new statement does to what is already believed: pure decisions over edges.
+
+The graph adapter reads the edges a fact touches, asks these functions what to do, and persists
+the answer; nothing here knows a store. (Graphiti's ``resolve_edge_contradictions`` is the shape:
+the contradiction rule is a function of the edges, not a side effect of a query.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .model import PREDICATES, Predicate, TrustSource
+from .trust import TRUST_WEIGHTS, reinforce
+
+CONTESTED_TAG = "contested"
+
+
+@dataclass(frozen=True)
+class EdgeClaim:
+    """The part of a current edge that decides a contradiction."""
+
+    edge_id: str
+    source: TrustSource
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    confidence: float
+    source: TrustSource
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """``close``: edges the new one ends (``valid_to`` = its ``valid_from``). ``contested``: the
+    new edge lost to a stronger one, so it is stored closed at birth and tagged."""
+
+    close: tuple[str, ...]
+    contested: bool
+
+    def tags(self, tags: Iterable[str]) -> tuple[str, ...]:
+        return tuple(tags) + ((CONTESTED_TAG,) if self.contested else ())
+
+
+def contradicted_by(predicate: Predicate) -> tuple[bool, Predicate | None]:
+    """What a new edge of ``predicate`` contradicts: another object of the same predicate when
+    it is functional, and the opposite predicate (likes vs dislikes) to the same object."""
+    spec = PREDICATES[predicate]
+    return spec.functional, spec.opposite
+
+
+def reinforce_edge(current: EdgeClaim, source: TrustSource, confidence: float) -> Reinforcement:
+    """The same statement again: confidence leans on the newest; the stronger source stays."""
+    stronger = TRUST_WEIGHTS[source] >= TRUST_WEIGHTS[current.source]
+    return Reinforcement(reinforce(current.confidence, confidence), source if stronger else current.source)
+
+
+def resolve_contradictions(source: TrustSource, confidence: float, contradicted: Iterable[EdgeClaim]) -> Resolution:
+    """Resolved by trust: a newer claim from a weaker source does not overturn a stronger one;
+    it is kept, closed at birth and tagged, so both sides stay visible. Otherwise the newer claim
+    wins and closes every edge it contradicts."""
+    contradicted = list(contradicted)
+    strength = TRUST_WEIGHTS[source] * confidence
+    outweighed = [c for c in contradicted if TRUST_WEIGHTS[c.source] * c.confidence > strength
+                  and TRUST_WEIGHTS[c.source] > TRUST_WEIGHTS[source]]
+    if outweighed:
+        return Resolution(close=(), contested=True)
+    return Resolution(close=tuple(c.edge_id for c in contradicted), contested=False)

@@ -1,0 +1,198 @@
+"""Two runners of the one recall plan.
+
+``run_in_process``: the session step, then the layer steps in parallel on a thread pool, each
+under its own deadline; the API's default and the lowest latency. ``run_step`` is one step as a
+Lambda under ``RecallStateMachine`` (statemachines/recall.asl.json), and ``run_on_step_functions``
+starts that state machine and waits for its answer. Both go through ``execute``, so the breaker,
+the late-is-degraded rule and the degraded log line are the same whichever runner ran the step.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from functools import cache
+
+from aws_lambda_powertools import Logger
+
+from ...bootstrap import Dependencies
+from ...errors import ValidationFailed
+from .plan import RECALL_PLAN, RecallContext, RecallPlan, RecallRequest, Step, StepResult
+
+log = Logger(service="engram-recall", child=True)
+# A store error opens the breaker at once; missed deadlines only when several come in a row (one
+# slow request is noise, three are a pattern). While open, the step is skipped, so a dead store
+# costs one timeout, not a thread per request stuck on a connect.
+BREAKER_OPEN_S = 5.0
+TIMEOUTS_TO_OPEN = 3
+
+
+class CircuitBreaker:
+    def __init__(self) -> None:
+        self._open_until: dict[str, float] = {}
+        self._timeouts: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def is_open(self, step: str) -> bool:
+        return self._open_until.get(step, 0.0) > time.monotonic()
+
+    def record(self, step: str, outcome: str) -> None:
+        with self._lock:
+            if outcome == "ok":
+                self._timeouts[step] = 0
+                return
+            if outcome == "timeout":
+                self._timeouts[step] = self._timeouts.get(step, 0) + 1
+                if self._timeouts[step] < TIMEOUTS_TO_OPEN:
+                    return
+            self._timeouts[step] = 0
+            self._open_until[step] = time.monotonic() + BREAKER_OPEN_S
+
+    def reset(self) -> None:
+        with self._lock:
+            self._open_until.clear()
+            self._timeouts.clear()
+
+
+BREAKER = CircuitBreaker()
+
+
+def _degraded(step: Step, reason: str, ms: float) -> StepResult:
+    # Why, never what: the step, the reason and the time; no query, no user content.
+    log.warning("recall step degraded", extra={"step": step.name, "reason": reason, "ms": round(ms, 2)})
+    return StepResult.failed(step.name, reason, ms)
+
+
+def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, deadline_ms: float) -> StepResult:
+    """Run one step synchronously: breaker first, then the step; an error or a finish past the
+    deadline is a degraded result, never an exception."""
+    if BREAKER.is_open(step.name):
+        return _degraded(step, "breaker_open", 0.0)
+    started = time.perf_counter()
+    try:
+        result = step.read(deps, ctx, inputs)
+    except Exception as exc:  # noqa: BLE001 - a failing layer degrades the answer, never breaks it
+        BREAKER.record(step.name, "error")
+        return _degraded(step, type(exc).__name__, (time.perf_counter() - started) * 1000)
+    ms = (time.perf_counter() - started) * 1000
+    if ms > deadline_ms:
+        BREAKER.record(step.name, "timeout")
+        return _degraded(step, "deadline", float(deadline_ms))
+    BREAKER.record(step.name, "ok")
+    return StepResult(result.step, result.items, round(ms, 2), fields=result.fields, timings=result.timings)
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=8, thread_name_prefix="recall")
+
+
+@cache
+def _warm(deps: Dependencies) -> None:
+    deps.embedder.warm_up()
+
+
+def warm_up(deps: Dependencies) -> None:
+    """Once per process and outside every deadline: the model's first inference is slow."""
+    try:
+        _warm(deps)
+    except Exception:  # noqa: BLE001 - a cold start with a broken model: the episodes step will say so
+        pass
+
+
+def _deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[str, float]:
+    return {**deps.settings.recall_deadlines_ms, **(overrides or {})}
+
+
+def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan = RECALL_PLAN,
+                   deadlines_ms: dict[str, float] | None = None) -> dict:
+    warm_up(deps)
+    deadlines = _deadlines(deps, deadlines_ms)
+    started = time.perf_counter()
+    first_ctx = plan.context(request, {})
+
+    def submit(step: Step, ctx: RecallContext, inputs: dict):
+        return _pool().submit(execute, deps, step, ctx, inputs, deadlines[step.name])
+
+    def settle(step: Step, future, timeout_s: float) -> StepResult:
+        try:
+            return future.result(timeout=max(timeout_s, 0.001))
+        except FutureTimeout:
+            BREAKER.record(step.name, "timeout")
+            return _degraded(step, "deadline", float(deadlines[step.name]))
+
+    results = []
+    session = StepResult(plan.first.name, [])
+    if request.ref is not None:
+        session = settle(plan.first, submit(plan.first, first_ctx, {}), deadlines[plan.first.name] / 1000)
+        results.append(session)
+    ctx = plan.context(request, session.fields)
+    phase = time.perf_counter()
+    futures = [(step, submit(step, ctx, {})) for step in plan.parallel]
+    for step, future in futures:
+        results.append(settle(step, future, deadlines[step.name] / 1000 - (time.perf_counter() - phase)))
+    if ctx.intent.wants_verbatim:
+        episodes = next((r.items for r in results if r.step == "episodes"), [])
+        step = plan.verbatim
+        results.append(settle(step, submit(step, ctx, {"episodes": episodes}), deadlines[step.name] / 1000))
+    fuse_started = time.perf_counter()
+    response = plan.finish(ctx, results)
+    fuse_ms = (time.perf_counter() - fuse_started) * 1000
+    response["timings_ms"]["fuse"] = round(fuse_ms, 2)
+    response["timings_ms"]["total"] = round((time.perf_counter() - started) * 1000, 2)
+    return response
+
+
+# -- one Lambda per step ------------------------------------------------------------------------
+# Payloads (statemachines/recall.asl.json): the session step gets the request; a layer step gets
+# {"request", "session": <session result>}; the originals step also "episodes": <its result>;
+# the fuse step {"request", "session", "layers": [<results>], "originals"?}.
+
+def run_step(deps: Dependencies, name: str, event: dict, plan: RecallPlan = RECALL_PLAN) -> dict:
+    if name == "fuse":
+        return _fuse(plan, event)
+    is_first = name == plan.first.name
+    request = RecallRequest.from_json(event if is_first else event.get("request"))
+    step = plan.step(name)
+    if step is not plan.first:
+        warm_up(deps)
+    session = StepResult.from_json(event["session"]) if not is_first else StepResult(name, [])
+    ctx = plan.context(request, session.fields)
+    inputs = {}
+    if step is plan.verbatim:
+        inputs["episodes"] = StepResult.from_json(event["episodes"]).items
+    result = execute(deps, step, ctx, inputs, _deadlines(deps, None)[name])
+    out = result.to_json()
+    if is_first:  # the Choice state after the layers reads it
+        out["wants_verbatim"] = ctx.intent.wants_verbatim
+    return out
+
+
+def _fuse(plan: RecallPlan, event: dict) -> dict:
+    request = RecallRequest.from_json(event.get("request"))
+    session = StepResult.from_json(event["session"])
+    results = ([session] if request.ref is not None else []) + [StepResult.from_json(r)
+                                                                 for r in event.get("layers") or []]
+    if event.get("originals"):
+        results.append(StepResult.from_json(event["originals"]))
+    started = time.perf_counter()
+    response = plan.finish(plan.context(request, session.fields), results)
+    response["timings_ms"]["fuse"] = round((time.perf_counter() - started) * 1000, 2)
+    return response
+
+
+def run_on_step_functions(deps: Dependencies, request: RecallRequest) -> dict:
+    arn = deps.settings.recall_state_machine_arn
+    if not arn:
+        raise ValidationFailed("ENGRAM_RECALL_RUNNER=stepfunctions needs ENGRAM_RECALL_STATE_MACHINE_ARN",
+                               field="runner")
+    return deps.workflows.run_sync(arn, request.to_json())
+
+
+def recall(deps: Dependencies, request: RecallRequest, deadlines_ms: dict[str, float] | None = None) -> dict:
+    """The configured runner (``ENGRAM_RECALL_RUNNER``: ``inprocess``, the default, or ``stepfunctions``)."""
+    if deps.settings.recall_runner == "stepfunctions":
+        return run_on_step_functions(deps, request)
+    return run_in_process(deps, request, deadlines_ms=deadlines_ms)

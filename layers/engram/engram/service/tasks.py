@@ -1,0 +1,44 @@
+"""Task state: status changes checked against the lifecycle, latest state per task."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from ..bootstrap import Dependencies
+from ..domain.cleaning import format_timestamp as _iso
+from ..domain.cleaning import parse_timestamp, validate_id
+from ..domain.model import Scope
+from ..domain.records import AuditEntry, TaskRecord
+from ..domain.tasks import TaskStatus
+from ..errors import ValidationFailed
+from .users import writable
+
+
+def record_task_event(deps: Dependencies, scope: Scope, task_id: str, status: str, metadata: dict | None,
+                      ts: str | int | None) -> dict:
+    writable(deps, scope)
+    validate_id(task_id, "task_id")
+    try:
+        new_status = TaskStatus(status)
+    except ValueError:
+        raise ValidationFailed(f"status must be one of {', '.join(s.value for s in TaskStatus)}",
+                               field="status") from None
+    when = parse_timestamp(ts, "ts") if ts is not None else datetime.now(UTC)
+    deps.users.ensure(scope)
+    row = deps.tasks.record(scope, task_id, new_status, metadata or {}, when)
+    deps.audit.append(scope, [AuditEntry("api", "task_event", "tasks", task_id, "user", None, None,
+                                         {"status": new_status.value})])
+    return task_view(row)
+
+
+def task_view(row: TaskRecord) -> dict:
+    return {**row.as_dict(), "ts": _iso(row.ts)}
+
+
+def list_tasks(deps: Dependencies, scope: Scope, status: str, limit: int) -> dict:
+    if status not in ("open", "all"):
+        raise ValidationFailed("status must be 'open' or 'all'", field="status")
+    if not 1 <= limit <= 100:
+        raise ValidationFailed("limit must be between 1 and 100", field="limit")
+    rows = deps.tasks.latest(scope, open_only=status == "open", limit=limit)
+    return {"tasks": [task_view(r) for r in rows]}
