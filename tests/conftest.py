@@ -21,10 +21,14 @@ for _name, _value in (("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), ("AWS_ACCES
                       ("AWS_SECRET_ACCESS_KEY", "test")):
     os.environ.setdefault(_name, _value)
 # The in-process API starts the erasure saga deployed on LocalStack (local/stack deploy records it).
+# So does the archive: its bucket is the deployed one. Settings are read once, at bootstrap.
 try:
-    _machines = json.loads((RUN_DIR / "stack.json").read_text()).get("state_machines", {})
+    _deployed = json.loads((RUN_DIR / "stack.json").read_text())
+    _machines = _deployed.get("state_machines", {})
     if _machines.get("ErasureStateMachine"):
         os.environ.setdefault("ENGRAM_ERASURE_STATE_MACHINE_ARN", _machines["ErasureStateMachine"])
+    if _deployed.get("archive_bucket"):
+        os.environ.setdefault("ENGRAM_ARCHIVE_BUCKET", _deployed["archive_bucket"])
 except (OSError, ValueError):
     pass
 os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(
@@ -50,25 +54,31 @@ def api_key(stack_state) -> str:
 
 
 @pytest.fixture(scope="session")
-def app_client():
+def deps():
+    """The process's composition root over the real stores of the local stack."""
+    from engram.bootstrap import bootstrap
+
+    return bootstrap()
+
+
+@pytest.fixture(scope="session")
+def app_client(deps):
     """The API in-process over the real stores (the deployed path is covered by tests/e2e)."""
     from fastapi.testclient import TestClient
 
     from engram.api.app import create_app
 
-    return TestClient(create_app())
+    return TestClient(create_app(deps))
 
 
 @pytest.fixture
-def make_tenant():
+def make_tenant(deps):
     """Fresh tenants with their API keys: tenants keep tests apart."""
     import uuid
 
-    from engram.service.tenants import ensure_tenant_key
-
     def make() -> tuple[str, dict]:
         tenant, key = f"tenant-{uuid.uuid4().hex[:10]}", f"key-{uuid.uuid4().hex}"
-        ensure_tenant_key(tenant, key)
+        deps.tenants.register(tenant, key)
         return tenant, {"Authorization": f"Bearer {key}"}
 
     return make

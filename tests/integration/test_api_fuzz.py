@@ -5,7 +5,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 
 from engram.api.app import create_app
-from engram.service.tenants import ensure_tenant_key
+from engram.bootstrap import bootstrap
 
 pytestmark = pytest.mark.stack
 
@@ -15,7 +15,7 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", create_app())
 
 @pytest.fixture(scope="module", autouse=True)
 def fuzz_tenant():
-    ensure_tenant_key("fuzz-tenant", FUZZ_KEY)
+    bootstrap().tenants.register("fuzz-tenant", FUZZ_KEY)
 
 
 @schema.parametrize()

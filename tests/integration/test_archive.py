@@ -13,11 +13,12 @@ import random
 import time
 import uuid
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
+from types import SimpleNamespace
 
 import boto3
 import pytest
 
-from engram.adapters.turn_log import TurnLog
 from engram.domain.archive import manifest_key, partition_dir, shard_of
 from engram.domain.model import Scope
 from local.stackctl.common import HOST, PORTS
@@ -31,19 +32,13 @@ def aws(service: str):
 
 
 @pytest.fixture(scope="module")
-def archive(stack_state):
-    """The archive service in-process, pointed at the deployed bucket on LocalStack."""
-    import os
-
-    from engram.adapters import archive_store as store_mod
-    from engram.adapters.aws import aws_client
-    from engram.config import get_settings
+def archive(deps):
+    """The archive service in-process over the process's dependencies (the deployed bucket)."""
     from engram.service import archival
 
-    os.environ["ENGRAM_ARCHIVE_BUCKET"] = stack_state["archive_bucket"]
-    for cached in (get_settings, aws_client, store_mod.filesystem, archival.archive_store, archival.sealer):
-        cached.cache_clear()
-    return archival
+    return SimpleNamespace(**{name: partial(getattr(archival, name), deps)
+                              for name in ("archive_day", "archived_turns", "verify", "archive_shard")},
+                           store=deps.archive, source=deps.archive_source)
 
 
 def unique_day(lo: date = date(2019, 1, 1), span: int = 1500) -> date:
@@ -95,7 +90,7 @@ def test_nightly_rule_starts_the_archive_state_machine(stack_state):
 
 # -- archive, read back, idempotency ------------------------------------------------------------
 
-def test_day_archived_to_partitions_with_manifest_and_read_back_verbatim(stack_state, archive, app_client,
+def test_day_archived_to_partitions_with_manifest_and_read_back_verbatim(deps, stack_state, archive, app_client,
                                                                          tenant_key):
     tenant, headers = tenant_key
     day = unique_day()
@@ -137,13 +132,12 @@ def test_day_archived_to_partitions_with_manifest_and_read_back_verbatim(stack_s
         assert [t["content"] for t in turns] == texts
         assert {t["session_id"] for t in turns} == {"s1"} and all(t["role"] == "user" for t in turns)
         # The day is years old and verified: the state machine's retention step dropped its chunk.
-        assert TurnLog().turns(scope) == []
-    events = archive.archive_store().read("events", [day], filter_=archive.archive_store().match("tenant", [tenant]))
+        assert deps.turns.turns(scope) == []
+    events = archive.store.read("events", [day], where={"tenant": [tenant]})
     assert sorted(m for ms in events.column("message_ids").to_pylist() for m in ms) == sorted(
         m for ms in ids.values() for m in ms)
     # Sensitive columns are sealed with the user's data key, not stored in the clear.
-    raw = archive.archive_store().read("turns", [day], columns=["content", "sealed"],
-                                       filter_=archive.archive_store().match("tenant", [tenant]))
+    raw = archive.store.read("turns", [day], columns=["content", "sealed"], where={"tenant": [tenant]})
     assert all(c.startswith("eg1:") for c in raw.column("content").to_pylist())
 
     # A second run for the same day: same manifest, no new object versions, nothing duplicated.
@@ -160,7 +154,7 @@ def test_corrupted_object_makes_verify_fail_loudly(stack_state, archive, app_cli
     day = unique_day()
     ingest(app_client, headers, "cora", day, ["I love mango.", "My sister Anna lives in Kyoto."])
     result = archive.archive_day(day)
-    assert result["verified"] and archive.archive_source().verified(day)
+    assert result["verified"] and archive.source.verified(day)
 
     bucket = stack_state["archive_bucket"]
     manifest = json.loads(aws("s3").get_object(Bucket=bucket, Key=manifest_key(day))["Body"].read())
@@ -173,7 +167,7 @@ def test_corrupted_object_makes_verify_fail_loudly(stack_state, archive, app_cli
     assert execution.get("error") == "ArchiveVerificationFailed"
     history = aws("stepfunctions").get_execution_history(executionArn=execution["executionArn"])["events"]
     assert any(victim in json.dumps(e, default=str) for e in history), "the failure names the bad object"
-    assert archive.archive_source().verified(day) is None, "a failed day is no basis for retention"
+    assert archive.source.verified(day) is None, "a failed day is no basis for retention"
     with pytest.raises(Exception) as failed:
         archive.verify(day)
     assert type(failed.value).__name__ == "ArchiveVerificationFailed"
@@ -181,21 +175,19 @@ def test_corrupted_object_makes_verify_fail_loudly(stack_state, archive, app_cli
 
 # -- retention ----------------------------------------------------------------------------------
 
-def _turn_rows(tenant: str, user: str, day: date, n: int) -> None:
-    from engram.adapters import postgres
+def _turn_rows(deps, tenant: str, user: str, day: date, n: int) -> None:
 
     start = datetime(day.year, day.month, day.day, 10, tzinfo=UTC)
-    with postgres.connection() as conn, conn.cursor() as cur:
+    with deps.clients.pg() as conn, conn.cursor() as cur:
         for i in range(n):
             cur.execute("INSERT INTO turn_log (tenant, user_id, session_id, device_id, message_id, role, content, "
                         "content_sha256, client_ts) VALUES (%s, %s, 's', 'd', %s, 'user', %s, 'x', %s)",
                         (tenant, user, f"m{i}", f"turn {i} of {day}", start + timedelta(minutes=i)))
 
 
-def _count(day: date) -> int:
-    from engram.adapters import postgres
+def _count(deps, day: date) -> int:
 
-    with postgres.connection() as conn:
+    with deps.clients.pg() as conn:
         return conn.execute("SELECT count(*) FROM turn_log WHERE client_ts >= %s AND client_ts < %s",
                             (day, day + timedelta(days=1))).fetchone()[0]
 
@@ -208,9 +200,8 @@ def _evicted_doc(scope: Scope, day: date, suffix: str) -> dict:
             "tags": [], "sensitive": False, "evicted": True, "archived": False, "merged_count": 1, "updated_at": ts}
 
 
-def test_retention_drops_only_verified_days(archive):
+def test_retention_drops_only_verified_days(deps, archive):
     from engram.service.retention import apply_retention
-    from engram.service.stores import default_stores
 
     # Two days past the 90-day hot window, each alone in its chunk: only one gets archived.
     today = datetime.now(UTC).date()
@@ -219,13 +210,13 @@ def test_retention_drops_only_verified_days(archive):
     scope = Scope(f"tenant-ret-{uuid.uuid4().hex[:8]}", "rita")
     _turn_rows(scope.tenant, scope.user_id, archived_day, 3)
     _turn_rows(scope.tenant, scope.user_id, other_day, 2)
-    episodes = default_stores().episodes
+    episodes = deps.episodes
     kept_doc, dropped_doc = _evicted_doc(scope, other_day, "kept"), _evicted_doc(scope, archived_day, "gone")
     episodes.put(scope, [kept_doc, dropped_doc])
     assert _count(archived_day) == 3 and _count(other_day) == 2
 
     archive.archive_day(archived_day)
-    report = apply_retention()
+    report = apply_retention(deps)
 
     assert archived_day.isoformat() in report["chunks"]["dropped"]
     assert _count(archived_day) == 0, "the verified day's chunk is gone"
@@ -237,11 +228,10 @@ def test_retention_drops_only_verified_days(archive):
         f"turn {i} of {archived_day}" for i in range(3)]
 
 
-def test_sql_shard_expression_matches_python():
-    from engram.adapters import postgres
+def test_sql_shard_expression_matches_python(deps):
 
     users = [("t-a", f"user-{i}") for i in range(50)] + [("tenant-x", "名字")]
-    with postgres.connection() as conn:
+    with deps.clients.pg() as conn:
         for tenant, user in users:
             got = conn.execute("SELECT (('x' || substr(md5(%s || ':' || %s), 1, 8))::bit(32)::bigint %% 4)",
                                (tenant, user)).fetchone()[0]

@@ -2,8 +2,6 @@
 
 import pytest
 
-from engram.adapters.episode_store import EpisodeStore
-from engram.adapters.turn_log import TurnLog
 from engram.domain.model import Scope
 
 pytestmark = pytest.mark.stack
@@ -25,12 +23,12 @@ def body(**override):
     (body(messages=[OK, {**OK, "content": "different"}]), 422, "messages[1].message_id"),
     (body(messages=[{k: v for k, v in OK.items() if k != "content"}]), 400, "messages[0].content"),
 ])
-def test_bad_ingest_rejected_with_field_and_nothing_written(app_client, tenant_key, payload, status, field):
+def test_bad_ingest_rejected_with_field_and_nothing_written(deps, app_client, tenant_key, payload, status, field):
     tenant, headers = tenant_key
     response = app_client.post("/v1/users/u1/messages", headers=headers, json=payload)
     assert response.status_code == status, response.text
     assert response.json()["error"]["field"] == field
-    assert TurnLog().turns(Scope(tenant, "u1")) == []
+    assert deps.turns.turns(Scope(tenant, "u1")) == []
 
 
 def test_bad_user_id_and_malformed_json(app_client, tenant_key):
@@ -53,15 +51,15 @@ def test_invalid_task_transition_is_409_and_not_recorded(app_client, tenant_key)
     assert [t["status"] for t in tasks] == ["CREATED"]
 
 
-def test_replayed_idempotency_key_returns_first_result_and_writes_nothing(app_client, tenant_key):
+def test_replayed_idempotency_key_returns_first_result_and_writes_nothing(deps, app_client, tenant_key):
     tenant, headers = tenant_key
     keyed = {**headers, "Idempotency-Key": "req-1"}
     first = app_client.post("/v1/users/u1/messages", headers=keyed, json=body())
     again = app_client.post("/v1/users/u1/messages", headers=keyed, json=body())
     assert first.status_code == again.status_code == 200
     assert again.json() == first.json() and again.headers.get("Idempotent-Replayed") == "true"
-    assert len(TurnLog().turns(Scope(tenant, "u1"))) == 1
-    assert len(EpisodeStore().all_for_user(Scope(tenant, "u1"))) == 1
+    assert len(deps.turns.turns(Scope(tenant, "u1"))) == 1
+    assert len(deps.episodes.all_for_user(Scope(tenant, "u1"))) == 1
     other = app_client.post("/v1/users/u1/messages", headers=keyed,
                             json=body(messages=[{**OK, "message_id": "m2"}]))
     assert other.status_code == 422 and other.json()["error"]["field"] == "Idempotency-Key"

@@ -6,11 +6,8 @@ import time
 
 import pytest
 
-from engram.adapters import neo4j_graph, postgres
-from engram.adapters.aws import aws_client
 from engram.domain.model import Scope
 from engram.service.erasure import residue
-from engram.service.stores import default_stores
 from local.stackctl.services.neo4j import Neo4j
 from tests.integration.test_erasure_saga import ZERO, saga_configured, seed, wait  # noqa: F401
 
@@ -18,12 +15,12 @@ pytestmark = pytest.mark.stack
 
 
 @pytest.fixture
-def neo4j():
+def neo4j(deps):
     server = Neo4j()
     deadline = time.monotonic() + 60
     while True:  # a previous test may have just restarted it: wait for Bolt to answer
         try:
-            neo4j_graph.ping()
+            deps.probes["neo4j"]()
             break
         except Exception:  # noqa: BLE001 - any failure means not ready yet
             if time.monotonic() > deadline:
@@ -34,35 +31,35 @@ def neo4j():
         server.start()
 
 
-def neo4j_failures(execution_arn: str) -> int:
-    events = aws_client("stepfunctions").get_execution_history(executionArn=execution_arn,
+def neo4j_failures(deps, execution_arn: str) -> int:
+    events = deps.clients.aws("stepfunctions").get_execution_history(executionArn=execution_arn,
                                                                maxResults=1000)["events"]
     return sum(1 for e in events if e["type"] == "LambdaFunctionFailed"
                and "StoreUnavailable" in json.dumps(e.get("lambdaFunctionFailedEventDetails", {})))
 
 
-def execution_of(job_id: str) -> str:
-    with postgres.connection() as conn:
+def execution_of(deps, job_id: str) -> str:
+    with deps.clients.pg() as conn:
         return conn.execute("SELECT execution_arn FROM erasure_jobs WHERE job_id = %s", (job_id,)).fetchone()[0]
 
 
-def test_neo4j_down_then_back_the_task_retries_and_completes(app_client, tenant_key, neo4j):
+def test_neo4j_down_then_back_the_task_retries_and_completes(deps, app_client, tenant_key, neo4j):
     tenant, headers = tenant_key
     seed(app_client, headers, "dora", "dora-tag")
     neo4j.stop()
     job_id = app_client.post("/v1/users/dora/erasure", headers=headers).json()["job_id"]
     deadline = time.monotonic() + 30
-    while neo4j_failures(execution_of(job_id)) == 0 and time.monotonic() < deadline:
+    while neo4j_failures(deps, execution_of(deps, job_id)) == 0 and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert neo4j_failures(execution_of(job_id)) >= 1  # it really met the stopped server
+    assert neo4j_failures(deps, execution_of(deps, job_id)) >= 1  # it really met the stopped server
     neo4j.start()
     job = wait(app_client, headers, job_id)
     assert job["status"] == "SUCCEEDED", job
     assert job["steps"]["neo4j"] == "SUCCEEDED" and job["residue"] == ZERO
-    assert residue(Scope(tenant, "dora"), default_stores()) == ZERO
+    assert residue(Scope(tenant, "dora"), deps) == ZERO
 
 
-def test_past_the_retry_budget_the_job_fails_naming_the_step_and_a_rerun_completes(app_client, tenant_key, neo4j):
+def test_past_the_retry_budget_the_job_fails_naming_the_step_and_a_rerun_completes(deps, app_client, tenant_key, neo4j):
     tenant, headers = tenant_key
     seed(app_client, headers, "eve", "eve-tag")
     neo4j.stop()
@@ -75,8 +72,8 @@ def test_past_the_retry_budget_the_job_fails_naming_the_step_and_a_rerun_complet
     assert {s: job["steps"][s] for s in ("redis", "opensearch", "postgres", "archive")} == dict.fromkeys(
         ("redis", "opensearch", "postgres", "archive"), "SUCCEEDED")
     # Verify could not count the graph while Neo4j was down; the deleted stores are empty.
-    assert residue(Scope(tenant, "eve"), default_stores())["postgres"] == 0
-    trail = default_stores().audit.entries(Scope(tenant, f"erasure:{job_id}"))
+    assert residue(Scope(tenant, "eve"), deps)["postgres"] == 0
+    trail = deps.audit.entries(Scope(tenant, f"erasure:{job_id}"))
     assert any(e["action"] == "erasure_failed_neo4j" for e in trail)
     # Writes stay refused until an erasure completes; the re-run does.
     assert app_client.put("/v1/users/eve/consent", headers=headers, json={"long_term": True}).status_code == 409

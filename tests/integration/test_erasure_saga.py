@@ -2,7 +2,6 @@
 real handlers against the real stores."""
 
 import io
-import os
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -11,29 +10,23 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from engram.adapters.aws import aws_client
-from engram.adapters.key_store import KeyStore
-from engram.config import get_settings
 from engram.domain.archive import shard_of
 from engram.domain.model import Scope
 from engram.errors import KeyDestroyed
 from engram.service.erasure import residue
-from engram.service.stores import default_stores
 
 pytestmark = pytest.mark.stack
 ZERO = {"redis": 0, "opensearch": 0, "postgres": 0, "neo4j": 0, "archive": 0}
 
 
 @pytest.fixture(scope="module", autouse=True)
-def saga_configured(stack_state):
+def saga_configured(stack_state, deps):
+    """The in-process API starts the deployed saga (tests/conftest.py configures it)."""
     arn = stack_state["state_machines"].get("ErasureStateMachine")
     if not arn:
         pytest.fail("ErasureStateMachine not deployed: run `local/stack deploy`")
-    os.environ["ENGRAM_ERASURE_STATE_MACHINE_ARN"] = arn
-    os.environ["ENGRAM_ARCHIVE_BUCKET"] = stack_state["archive_bucket"]
-    get_settings.cache_clear()
-    yield
-    get_settings.cache_clear()
+    assert deps.settings.erasure_state_machine_arn == arn
+    assert deps.settings.archive_bucket == stack_state["archive_bucket"]
 
 
 def seed(client, headers, user, tag):
@@ -63,28 +56,28 @@ def wait(client, headers, job_id, timeout=180):
     pytest.fail(f"erasure job {job_id} still running after {timeout} s: {job}")
 
 
-def archived_object(scope: Scope) -> str:
+def archived_object(deps, scope: Scope) -> str:
     """What the nightly archive leaves for a user: a Parquet object in their shard, under Object
     Lock, whose text column is sealed with their key (a far-past day keeps clear of real runs)."""
-    token = KeyStore().seal(scope, "I'm allergic to peanuts", "archive")
+    token = deps.keys.seal(scope, "I'm allergic to peanuts", "archive")
     table = pa.table({"tenant": [scope.tenant], "user_id": [scope.user_id], "content": [token]})
     buf = io.BytesIO()
     pq.write_table(table, buf)
     key = (f"archive/turns/year=2001/month=01/day=01/shard={shard_of(scope.tenant, scope.user_id, 4)}/"
            f"part-{uuid.uuid4().hex[:8]}.parquet")
-    aws_client("s3").put_object(Bucket=get_settings().archive_bucket, Key=key, Body=buf.getvalue(),
+    deps.clients.aws("s3").put_object(Bucket=deps.settings.archive_bucket, Key=key, Body=buf.getvalue(),
                                 ObjectLockMode="GOVERNANCE",
                                 ObjectLockRetainUntilDate=datetime.now(UTC) + timedelta(days=1))
     return key
 
 
-def test_saga_erases_every_store_and_leaves_others_untouched(app_client, tenant_key):
+def test_saga_erases_every_store_and_leaves_others_untouched(deps, app_client, tenant_key):
     tenant, headers = tenant_key
     alice, bob = Scope(tenant, "alice"), Scope(tenant, "bob")
     seed(app_client, headers, "alice", "alice-tag")
     seed(app_client, headers, "bob", "bob-tag")
-    key = archived_object(alice)
-    stores = default_stores()
+    key = archived_object(deps, alice)
+    stores = deps
     before_bob = residue(bob, stores)
     assert all(before_bob[s] > 0 for s in ("redis", "opensearch", "postgres", "neo4j", "archive"))
     assert all(v > 0 for v in residue(alice, stores).values())
@@ -109,11 +102,11 @@ def test_saga_erases_every_store_and_leaves_others_untouched(app_client, tenant_
     assert residue(alice, stores) == ZERO
     assert residue(bob, stores) == before_bob
     # The WORM copy is still there, and nobody can read it any more.
-    s3 = aws_client("s3")
-    data = s3.get_object(Bucket=get_settings().archive_bucket, Key=key)["Body"].read()
+    s3 = deps.clients.aws("s3")
+    data = s3.get_object(Bucket=deps.settings.archive_bucket, Key=key)["Body"].read()
     assert key in job["details"]["archive"]["retained_unreadable"]
     with pytest.raises(KeyDestroyed):
-        KeyStore().open(alice, pq.read_table(io.BytesIO(data)).column("content")[0].as_py(), "archive")
+        deps.keys.open(alice, pq.read_table(io.BytesIO(data)).column("content")[0].as_py(), "archive")
     # Bob is whole: his profile still reads in clear.
     objects = {i["object"] for i in app_client.get("/v1/users/bob/profile", headers=headers).json()["items"]}
     assert {"peanuts", "Tom"} <= objects
@@ -127,13 +120,13 @@ def test_saga_erases_every_store_and_leaves_others_untouched(app_client, tenant_
     assert again != job_id and wait(app_client, headers, again)["status"] == "SUCCEEDED"
 
 
-def test_unknown_user_is_a_clean_no_op_job(app_client, tenant_key):
+def test_unknown_user_is_a_clean_no_op_job(deps, app_client, tenant_key):
     tenant, headers = tenant_key
     job_id = app_client.post("/v1/users/ghost/erasure", headers=headers).json()["job_id"]
     job = wait(app_client, headers, job_id)
     assert job["status"] == "SUCCEEDED" and job["residue"] == ZERO
     assert job["details"]["validate"]["known"] is False
-    assert not default_stores().users.state(Scope(tenant, "ghost")).known  # no marker left behind
+    assert not deps.users.state(Scope(tenant, "ghost")).known  # no marker left behind
 
 
 def test_jobs_are_scoped_to_the_tenant(app_client, make_tenant):

@@ -33,10 +33,8 @@ def event_for(items: list[dict], message_id: str) -> dict | None:
     return next((i for i in items if i["layer"] == "episode" and message_id in i["provenance"]["message_ids"]), None)
 
 
-def test_forgetting_job_effects_are_visible_in_recall(app_client, tenant_key):
-    from engram.adapters.pattern_store import PatternStore
+def test_forgetting_job_effects_are_visible_in_recall(deps, app_client, tenant_key):
     from engram.service.forgetting import run_forgetting
-    from engram.service.stores import default_stores
 
     tenant, headers = tenant_key
     now = datetime.now(UTC).replace(microsecond=0)
@@ -55,12 +53,12 @@ def test_forgetting_job_effects_are_visible_in_recall(app_client, tenant_key):
     assert before_stress is not None
 
     scope = Scope(tenant, "fay")
-    report = run_forgetting(now=now, users=[scope])
+    report = run_forgetting(deps, now=now, users=[scope])
     assert report["archived"] >= 1 and report["downweighted"] >= 5
 
     # Small talk older than 30 days left retrieval but is kept (for the archive and export).
     assert event_for(recall(app_client, headers, "fay", "hello good morning", now)["items"], hello) is None
-    kept = {d["event_id"]: d for d in default_stores().episodes.all_for_user(scope)}
+    kept = {d["event_id"]: d for d in deps.episodes.all_for_user(scope)}
     greeting = next(d for d in kept.values() if hello in d["message_ids"])
     assert greeting["archived"] is True
     # Five emotions in a week: the type is down-weighted x0.3, and recall ranks it lower.
@@ -71,14 +69,14 @@ def test_forgetting_job_effects_are_visible_in_recall(app_client, tenant_key):
     assert after_stress is not None and after_stress["score"] < before_stress["score"]
 
     # Habits as statistics only: counts per type, weekday and hour, adding up to the events.
-    patterns = PatternStore().patterns(scope)
+    patterns = deps.patterns.patterns(scope)
     assert patterns and set(patterns[0]) == {"type", "weekday", "hour", "count"}
     assert sum(p["count"] for p in patterns) == len(kept)
 
     # A second run the same day changes nothing more.
-    again = run_forgetting(now=now, users=[scope])
+    again = run_forgetting(deps, now=now, users=[scope])
     assert again["archived"] == 0 and again["downweighted"] == 0 and again["merged"] == 0
-    assert all(math.isclose(d["weight"], 0.3) for d in default_stores().episodes.all_for_user(scope)
+    assert all(math.isclose(d["weight"], 0.3) for d in deps.episodes.all_for_user(scope)
                if d["type"] == "emotion")
 
     # Forgetting on demand still works alongside the job.
@@ -86,12 +84,11 @@ def test_forgetting_job_effects_are_visible_in_recall(app_client, tenant_key):
     assert r.status_code == 200 and r.json()["deleted"] == 1
 
 
-def test_near_duplicates_merge_into_the_older_event(tenant_key):
+def test_near_duplicates_merge_into_the_older_event(deps, tenant_key):
     from engram.service.forgetting import run_forgetting
-    from engram.service.stores import default_stores
 
     tenant, _ = tenant_key
-    scope, episodes = Scope(tenant, "gus"), default_stores().episodes
+    scope, episodes = Scope(tenant, "gus"), deps.episodes
     rng = random.Random(5)
     base = [rng.gauss(0, 1) for _ in range(384)]
     near = [x + rng.gauss(0, 0.05) for x in base]
@@ -108,7 +105,7 @@ def test_near_duplicates_merge_into_the_older_event(tenant_key):
 
     older, newer, other = doc("older", base, 0), doc("newer", near, 10), doc("other", far, 20)
     episodes.put(scope, [older, newer, other])
-    report = run_forgetting(users=[scope])
+    report = run_forgetting(deps, users=[scope])
     assert report["merged"] == 1
     after = {d["event_id"]: d for d in episodes.all_for_user(scope)}
     assert after[older["event_id"]]["message_ids"] == ["m-newer", "m-older"]
@@ -117,28 +114,19 @@ def test_near_duplicates_merge_into_the_older_event(tenant_key):
     assert not after[other["event_id"]]["archived"]
 
 
-def test_recall_reads_old_originals_from_the_archive(stack_state, app_client, tenant_key):
-    import os
-
-    from engram.adapters import archive_store as store_mod
-    from engram.adapters.aws import aws_client
-    from engram.adapters.turn_log import TurnLog
-    from engram.config import get_settings
+def test_recall_reads_old_originals_from_the_archive(deps, stack_state, app_client, tenant_key):
     from engram.service import archival
     from engram.service.retention import apply_retention
 
-    os.environ["ENGRAM_ARCHIVE_BUCKET"] = stack_state["archive_bucket"]
-    for cached in (get_settings, aws_client, store_mod.filesystem, archival.archive_store, archival.sealer):
-        cached.cache_clear()
     tenant, headers = tenant_key
     today = datetime.now(UTC).date()
     day: date = today - timedelta(days=random.SystemRandom().randrange(150, 900))
     said = "I love green tea with jasmine, especially after a long day of hiking."
     [mid] = ingest(app_client, headers, "hal", [(said, datetime(day.year, day.month, day.day, 8, tzinfo=UTC))])
-    archival.archive_day(day)
-    apply_retention()
+    archival.archive_day(deps, day)
+    apply_retention(deps)
     scope = Scope(tenant, "hal")
-    assert TurnLog().turns(scope) == [], "past the hot window and archived: dropped from Postgres"
+    assert deps.turns.turns(scope) == [], "past the hot window and archived: dropped from Postgres"
 
     answer = recall(app_client, headers, "hal", "What exactly did I say about green tea?", datetime.now(UTC))
     originals = [i for i in answer["items"] if i["layer"] == "archive"]

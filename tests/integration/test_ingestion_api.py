@@ -2,14 +2,8 @@
 
 import pytest
 
-from engram.adapters.audit_log import AuditLog
-from engram.adapters.episode_store import EpisodeStore
-from engram.adapters.key_store import KeyStore
-from engram.adapters.profile_graph import ProfileGraph
-from engram.adapters.session_store import SessionRef, SessionStore
-from engram.adapters.task_store import TaskStore
-from engram.adapters.turn_log import TurnLog
 from engram.domain.model import Scope
+from engram.domain.records import SessionRef
 from engram.service.privacy import reveal_items
 
 pytestmark = pytest.mark.stack
@@ -44,53 +38,53 @@ def alice(app_client, tenant_key):
     return Scope(tenant, "alice"), headers, r1.json(), r2.json()
 
 
-def test_two_sessions_two_devices_reach_every_store(app_client, alice):
+def test_two_sessions_two_devices_reach_every_store(deps, app_client, alice):
     scope, headers, first, second = alice
     assert first["accepted"] == 4 and first["message_ids"] == ["a1", "a2", "a3", "a4"]
     # Session context: per device, with TTL, assistant reply capped with a marker.
-    phone = SessionStore().get(SessionRef(scope, "phone", "s1"))
-    assert [t["message_id"] for t in phone["turns"]] == ["a1", "a2", "a3", "a4"]
-    assert "full text in history" in phone["turns"][2]["content"] and 0 < phone["ttl_s"] <= 86400
-    assert SessionStore().get(SessionRef(scope, "phone", "s2"))["turns"] == []
+    phone = deps.sessions.get(SessionRef(scope, "phone", "s1"))
+    assert [t["message_id"] for t in phone.turns] == ["a1", "a2", "a3", "a4"]
+    assert "full text in history" in phone.turns[2]["content"] and 0 < phone.ttl_s <= 86400
+    assert deps.sessions.get(SessionRef(scope, "phone", "s2")).turns == []
     ctx = app_client.get("/v1/users/alice/sessions/s2/context?device_id=laptop", headers=headers).json()
     assert [t["message_id"] for t in ctx["turns"]] == ["b1", "b2", "b3", "b4"]
     # Episodes: one per user turn, with vectors and their source message ids.
-    events = EpisodeStore().all_for_user(scope)
+    events = deps.episodes.all_for_user(scope)
     assert sorted(m for e in events for m in e["message_ids"]) == ["a1", "a2", "a4", "b1", "b2", "b3", "b4"]
-    raw = EpisodeStore().client.get(index=EpisodeStore().index, id=events[0]["event_id"], routing=scope.key)
+    raw = deps.episodes.client.get(index=deps.episodes.index, id=events[0]["event_id"], routing=scope.key)
     assert len(raw["_source"]["vector"]) == 384
     # Tasks: the request became an open task.
-    [task] = TaskStore().latest(scope, open_only=True)
-    assert task["status"] == "CREATED" and task["metadata"]["message_ids"] == ["b3"]
+    [task] = deps.tasks.latest(scope, open_only=True)
+    assert task.status == "CREATED" and task.metadata["message_ids"] == ["b3"]
     # Graph: edges with confidence, source and valid times, shared by both devices.
     # Sensitive objects (health, relations) are sealed in Neo4j; revealed with the user's key.
-    items = {(i["predicate"], i["object"]): i for i in reveal_items(KeyStore(), scope, ProfileGraph().items(scope))}
+    items = {(i["predicate"], i["object"]): i for i in reveal_items(deps.keys, scope, deps.graph.items(scope))}
     assert {("has_name", "Alice Chen"), ("allergic_to", "peanuts"), ("has_child", "Tom"),
             ("has_preference", "喝绿茶"), ("dislikes", "coffee")} <= set(items)
     edge = items[("allergic_to", "peanuts")]
     assert edge["source"] == "rule" and edge["confidence"] == pytest.approx(0.7)
     assert edge["valid_from"] is not None and edge["valid_to"] is None and edge["message_ids"] == ["a2"]
     # Audit: every long-term write recorded with actor, source and confidence.
-    audit = AuditLog().entries(scope)
+    audit = deps.audit.entries(scope)
     graph_writes = [a for a in audit if a["store"] == "graph"]
     assert len(graph_writes) >= 5 and all(a["actor"] and a["source"] for a in graph_writes)
 
 
-def test_tentative_statement_tagged_and_relative_time_resolved(alice):
+def test_tentative_statement_tagged_and_relative_time_resolved(deps, alice):
     scope, _, _, second = alice
     jazz = next(x for x in second["extracted"] if x["kind"] == "profile" and "jazz" in x["summary"])
     assert "tentative" in jazz["tags"] and jazz["confidence"] <= 0.2
-    events = {e["message_ids"][0]: e for e in EpisodeStore().all_for_user(scope)}
+    events = {e["message_ids"][0]: e for e in deps.episodes.all_for_user(scope)}
     assert events["b1"]["weight"] == pytest.approx(0.2) and "tentative" in events["b1"]["tags"]
     assert events["b2"]["occurred_at"].startswith("2026-05-14")  # 'yesterday' from 15 May, +08:00
 
 
-def test_contradiction_closes_the_old_edge(alice):
+def test_contradiction_closes_the_old_edge(deps, alice):
     scope = alice[0]
-    history = ProfileGraph().items(scope, include_history=True)
+    history = deps.graph.items(scope, include_history=True)
     [liked] = [i for i in history if i["predicate"] == "has_preference" and i["object"] == "coffee"]
     assert liked["valid_to"] is not None
-    assert ("has_preference", "coffee") not in {(i["predicate"], i["object"]) for i in ProfileGraph().items(scope)}
+    assert ("has_preference", "coffee") not in {(i["predicate"], i["object"]) for i in deps.graph.items(scope)}
 
 
 def test_profile_endpoint_shows_beliefs_with_provenance(app_client, alice):
@@ -101,29 +95,29 @@ def test_profile_endpoint_shows_beliefs_with_provenance(app_client, alice):
     assert peanuts["decayed_confidence"] <= peanuts["confidence"]
 
 
-def test_no_graph_write_without_consent(app_client, tenant_key):
+def test_no_graph_write_without_consent(deps, app_client, tenant_key):
     tenant, headers = tenant_key
     assert say(app_client, headers, "bob", "s", "d", ("m1", "user", "I'm allergic to cats.", DAY1)).status_code == 200
-    assert ProfileGraph().items(Scope(tenant, "bob")) == []
-    assert len(EpisodeStore().all_for_user(Scope(tenant, "bob"))) == 1
+    assert deps.graph.items(Scope(tenant, "bob")) == []
+    assert len(deps.episodes.all_for_user(Scope(tenant, "bob"))) == 1
 
 
-def test_revoking_consent_removes_graph_data(app_client, alice):
+def test_revoking_consent_removes_graph_data(deps, app_client, alice):
     scope, headers, _, _ = alice
     assert app_client.put("/v1/users/alice/consent", headers=headers, json={"long_term": False}).status_code == 200
-    assert ProfileGraph().items(scope, include_history=True) == []
+    assert deps.graph.items(scope, include_history=True) == []
 
 
-def test_child_mode_stores_event_types_only(app_client, tenant_key):
+def test_child_mode_stores_event_types_only(deps, app_client, tenant_key):
     tenant, headers = tenant_key
     consent = app_client.put("/v1/users/kid/consent", headers=headers, json={"long_term": True, "age": 9}).json()
     assert consent["child_mode"] is True and consent["long_term"] is False
     say(app_client, headers, "kid", "s", "d", ("k1", "user", "My name is Lily and I love dinosaurs", DAY1))
     scope = Scope(tenant, "kid")
-    [event] = EpisodeStore().all_for_user(scope)
+    [event] = deps.episodes.all_for_user(scope)
     assert event["type"] == "profile" and event["summary"] == "" and event["text"] == "" and event["keywords"] == []
-    assert ProfileGraph().items(scope) == []
-    assert [t["content"] for t in TurnLog().turns(scope)] == [None]
+    assert deps.graph.items(scope) == []
+    assert [t["content"] for t in deps.turns.turns(scope)] == [None]
 
 
 def test_one_tenants_key_cannot_read_another_tenants_user(app_client, alice, make_tenant):

@@ -4,12 +4,8 @@ from datetime import UTC, datetime, timedelta
 import psycopg
 import pytest
 
-from engram.adapters import postgres
-from engram.adapters.audit_log import AuditEntry, AuditLog
-from engram.adapters.idempotency import IdempotencyStore
-from engram.adapters.task_store import TaskStore
-from engram.adapters.user_registry import UserRegistry
 from engram.domain.model import Scope
+from engram.domain.records import AuditEntry
 from engram.domain.tasks import TaskStatus
 from engram.errors import Conflict, Unprocessable
 
@@ -22,36 +18,36 @@ def scope():
     return Scope(f"t-{uuid.uuid4().hex[:8]}", "u1")
 
 
-def test_task_lifecycle_durations_and_open_tasks(scope):
-    tasks = TaskStore()
+def test_task_lifecycle_durations_and_open_tasks(deps, scope):
+    tasks = deps.tasks
     tasks.record(scope, "a", TaskStatus.CREATED, {"title": "book flight"}, T0)
     tasks.record(scope, "a", TaskStatus.IN_PROGRESS, {}, T0 + timedelta(minutes=5))
     done = tasks.record(scope, "a", TaskStatus.COMPLETED, {}, T0 + timedelta(minutes=35))
-    assert done["duration_ms"] == 30 * 60 * 1000
+    assert done.duration_ms == 30 * 60 * 1000
     tasks.record(scope, "b", TaskStatus.CREATED, {}, T0 + timedelta(hours=1))
     with pytest.raises(Conflict):
         tasks.record(scope, "a", TaskStatus.IN_PROGRESS, {}, T0 + timedelta(hours=2))
-    assert [t["task_id"] for t in tasks.latest(scope, open_only=True)] == ["b"]
-    assert [t["task_id"] for t in tasks.latest(scope)] == ["b", "a"]
+    assert [t.task_id for t in tasks.latest(scope, open_only=True)] == ["b"]
+    assert [t.task_id for t in tasks.latest(scope)] == ["b", "a"]
     assert tasks.latest(Scope(scope.tenant, "someone-else")) == []
-    with postgres.connection() as conn:
+    with deps.clients.pg() as conn:
         hypertables = conn.execute("SELECT hypertable_name FROM timescaledb_information.hypertables").fetchall()
     assert ("task_events",) in hypertables
 
 
-def test_audit_log_is_append_only(scope):
-    audit = AuditLog()
+def test_audit_log_is_append_only(deps, scope):
+    audit = deps.audit
     audit.append(scope, [AuditEntry("ingest", "create", "graph", "e1", "rule", 0.7, None, {"x": 1})])
     [entry] = audit.entries(scope)
     assert entry["actor"] == "ingest" and entry["after"] == {"x": 1}
-    with postgres.connection() as conn, pytest.raises(psycopg.errors.RaiseException):
+    with deps.clients.pg() as conn, pytest.raises(psycopg.errors.RaiseException):
         conn.execute("UPDATE audit_log SET actor = 'mallory' WHERE tenant = %s", (scope.tenant,))
-    with postgres.connection() as conn, pytest.raises(psycopg.errors.RaiseException):
+    with deps.clients.pg() as conn, pytest.raises(psycopg.errors.RaiseException):
         conn.execute("DELETE FROM audit_log WHERE tenant = %s", (scope.tenant,))
 
 
-def test_idempotency_key_replays_first_result(scope):
-    idem = IdempotencyStore()
+def test_idempotency_key_replays_first_result(deps, scope):
+    idem = deps.idempotency
     assert idem.claim(scope.tenant, "k1", "h1") is None
     with pytest.raises(Conflict):  # still running
         idem.claim(scope.tenant, "k1", "h1")
@@ -62,8 +58,8 @@ def test_idempotency_key_replays_first_result(scope):
     assert idem.claim(f"{scope.tenant}-b", "k1", "h1") is None  # keys are per tenant
 
 
-def test_consent_is_versioned_and_child_mode_forbids_long_term(scope):
-    users = UserRegistry()
+def test_consent_is_versioned_and_child_mode_forbids_long_term(deps, scope):
+    users = deps.users
     assert users.state(scope).long_term_consent is False
     assert users.set_consent(scope, True, None).consent_version == 1
     child = users.set_consent(scope, True, 9)

@@ -4,7 +4,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from engram.service import recall as recall_service
+from engram.domain.model import Scope
+from engram.service.recall import BREAKER, RecallRequest, run_in_process
 from local.stackctl.services.opensearch import OpenSearch
 from local.stackctl.services.redis import Redis
 
@@ -23,7 +24,7 @@ def mia(app_client, tenant_key):
     app_client.put("/v1/users/mia/sessions/s1/context?device_id=phone", headers=headers,
                    json={"fields": {"current_item": "shrimp pasta"}})
     yield headers
-    recall_service._open_until.clear()
+    BREAKER.reset()
 
 
 def ask(client, headers):
@@ -41,7 +42,7 @@ def stopped(service):
         yield
     finally:
         service.start()
-        recall_service._open_until.clear()
+        BREAKER.reset()
 
 
 def test_redis_down_degrades_session_only(app_client, mia):
@@ -60,11 +61,8 @@ def test_opensearch_down_degrades_episodes_only(app_client, mia):
         assert any(i["layer"] == "profile" and "shellfish" in i["text"] for i in answer["items"])
 
 
-def test_a_step_past_its_deadline_is_skipped_and_named(app_client, mia, tenant_key):
-    from engram.service.stores import default_stores
-
-    tenant = tenant_key[0]
-    answer = recall_service.recall(default_stores(), tenant, "mia", {"query": "Am I allergic to anything?"},
-                                   deadlines_ms={"episodes": 0.001})
+def test_a_step_past_its_deadline_is_skipped_and_named(deps, app_client, mia, tenant_key):
+    request = RecallRequest.parse(Scope(tenant_key[0], "mia"), "Am I allergic to anything?")
+    answer = run_in_process(deps, request, deadlines_ms={"episodes": 0.001})
     assert "episodes" in answer["degraded"] and answer["timings_ms"]["episodes"] == pytest.approx(0.001)
     assert any(i["layer"] == "profile" for i in answer["items"])

@@ -3,12 +3,8 @@ after crypto-shredding (reads never crash on a destroyed key)."""
 
 import pytest
 
-from engram.adapters import postgres
-from engram.adapters.key_store import KeyStore
-from engram.adapters.neo4j_graph import driver
 from engram.domain.model import Scope
 from engram.service.privacy import REDACTED
-from engram.service.stores import default_stores
 
 pytestmark = pytest.mark.stack
 
@@ -26,9 +22,9 @@ def alice(app_client, tenant_key):
     return Scope(tenant, "alice"), headers
 
 
-def test_neo4j_and_turn_log_hold_ciphertext_only(alice):
+def test_neo4j_and_turn_log_hold_ciphertext_only(deps, alice):
     scope, _ = alice
-    records, _, _ = driver().execute_query(
+    records, _, _ = deps.clients.neo4j.execute_query(
         "MATCH (:User {uid: $uid})-[r]->(o) RETURN type(r) AS rel, o.name AS name, o.key AS key, r.sealed AS sealed",
         uid=f"{scope.tenant}|{scope.user_id}")
     by_rel = {r["rel"]: r for r in records}
@@ -37,7 +33,7 @@ def test_neo4j_and_turn_log_hold_ciphertext_only(alice):
         assert edge["name"].startswith("sealed:") and edge["sealed"].startswith("eg1:")
         assert "peanut" not in edge["key"] and "tom" not in edge["key"].lower()
     assert by_rel["HAS_PREFERENCE"]["name"] == "green tea" and by_rel["HAS_PREFERENCE"]["sealed"] is None
-    with postgres.connection() as conn:
+    with deps.clients.pg() as conn:
         rows = dict(conn.execute("SELECT message_id, content FROM turn_log WHERE tenant = %s AND user_id = %s",
                                  (scope.tenant, scope.user_id)).fetchall())
     assert rows["m1"].startswith("eg1:") and "peanut" not in rows["m1"]
@@ -61,10 +57,9 @@ def test_reads_reveal_for_the_user(app_client, alice):
     assert fixed.status_code == 200 and fixed.json()["object"] == "Tommy"
 
 
-def test_after_shred_reads_redact_instead_of_failing(app_client, alice):
+def test_after_shred_reads_redact_instead_of_failing(deps, app_client, alice):
     scope, headers = alice
-    KeyStore().shred(scope)
-    default_stores().keys.forget_cached()  # the shredding process (the saga) forgets at once too
+    deps.keys.shred(scope)  # the process's one key cache forgets the key at once
     items = app_client.get("/v1/users/alice/profile", headers=headers).json()["items"]
     objects = {i["type"]: i["object"] for i in items}
     assert objects["allergic_to"] == REDACTED and objects["has_preference"] == "green tea"

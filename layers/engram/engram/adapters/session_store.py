@@ -24,7 +24,7 @@ from ..errors import NotFound, StoreUnavailable, ValidationFailed
 from .clients import Clients
 
 
-def _base(ref: SessionRef) -> str:
+def session_key(ref: SessionRef) -> str:
     return f"eng:{{{ref.scope.tenant}:{ref.scope.user_id}:{ref.device_id}:{ref.session_id}}}"
 
 
@@ -56,7 +56,7 @@ class SessionStore:
 
     def _expire_all(self, pipe, ref: SessionRef) -> None:
         for suffix in ("", ":turns", ":turn", ":versions"):
-            pipe.expire(_base(ref) + suffix, self.ttl)
+            pipe.expire(session_key(ref) + suffix, self.ttl)
         pipe.sadd(_index_key(ref.scope), _member(ref))
         pipe.expire(_index_key(ref.scope), self.ttl)
 
@@ -66,10 +66,10 @@ class SessionStore:
             return
         try:
             with self.client.pipeline(transaction=True) as pipe:
-                pipe.zadd(_base(ref) + ":turns", {t.message_id: t.client_ts.timestamp() * 1000 for t in turns})
-                pipe.hset(_base(ref) + ":turn", mapping={t.message_id: _turn_json(t) for t in turns})
-                pipe.hsetnx(_base(ref), "version", 0)
-                pipe.hset(_base(ref), "updated_at", time.time())
+                pipe.zadd(session_key(ref) + ":turns", {t.message_id: t.client_ts.timestamp() * 1000 for t in turns})
+                pipe.hset(session_key(ref) + ":turn", mapping={t.message_id: _turn_json(t) for t in turns})
+                pipe.hsetnx(session_key(ref), "version", 0)
+                pipe.hset(session_key(ref), "updated_at", time.time())
                 self._expire_all(pipe, ref)
                 pipe.execute()
             self._trim(ref)
@@ -77,20 +77,20 @@ class SessionStore:
             raise StoreUnavailable(f"session store: {exc}") from exc
 
     def _trim(self, ref: SessionRef) -> None:
-        overflow = self.client.zrange(_base(ref) + ":turns", 0, -(self.max_turns + 1))
+        overflow = self.client.zrange(session_key(ref) + ":turns", 0, -(self.max_turns + 1))
         if overflow:
             with self.client.pipeline(transaction=True) as pipe:
-                pipe.zrem(_base(ref) + ":turns", *overflow)
-                pipe.hdel(_base(ref) + ":turn", *overflow)
+                pipe.zrem(session_key(ref) + ":turns", *overflow)
+                pipe.hdel(session_key(ref) + ":turn", *overflow)
                 pipe.execute()
 
     def get(self, ref: SessionRef) -> SessionContext:
         try:
             with self.client.pipeline(transaction=True) as pipe:
-                pipe.hgetall(_base(ref))
-                pipe.zrange(_base(ref) + ":turns", 0, -1)
-                pipe.hgetall(_base(ref) + ":turn")
-                pipe.ttl(_base(ref))
+                pipe.hgetall(session_key(ref))
+                pipe.zrange(session_key(ref) + ":turns", 0, -1)
+                pipe.hgetall(session_key(ref) + ":turn")
+                pipe.ttl(session_key(ref))
                 header, order, by_id, ttl = pipe.execute()
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc
@@ -100,7 +100,7 @@ class SessionStore:
 
     def set_fields(self, ref: SessionRef, fields: dict) -> int:
         """Merge fields (a ``None`` value removes one) and snapshot the result as a new version."""
-        key = _base(ref)
+        key = session_key(ref)
         try:
             with self.client.pipeline(transaction=True) as pipe:
                 while True:
@@ -121,16 +121,16 @@ class SessionStore:
             raise StoreUnavailable(f"session store: {exc}") from exc
 
     def _write_fields(self, pipe, ref: SessionRef, fields: dict, version: int) -> None:
-        pipe.delete(_base(ref))
+        pipe.delete(session_key(ref))
         mapping = {f"f:{k}": json.dumps(v, ensure_ascii=False) for k, v in fields.items()}
-        pipe.hset(_base(ref), mapping={**mapping, "version": version, "updated_at": time.time()})
-        pipe.lpush(_base(ref) + ":versions", json.dumps({"version": version, "fields": fields}, ensure_ascii=False))
-        pipe.ltrim(_base(ref) + ":versions", 0, self.versions_kept - 1)
+        pipe.hset(session_key(ref), mapping={**mapping, "version": version, "updated_at": time.time()})
+        pipe.lpush(session_key(ref) + ":versions", json.dumps({"version": version, "fields": fields}, ensure_ascii=False))
+        pipe.ltrim(session_key(ref) + ":versions", 0, self.versions_kept - 1)
         self._expire_all(pipe, ref)
 
     def rollback(self, ref: SessionRef, *, version: int | None = None, steps: int | None = None) -> int:
         """Restore an earlier snapshot of the fields; the restore itself becomes a new version."""
-        snapshots = [json.loads(s) for s in self.client.lrange(_base(ref) + ":versions", 0, -1)]
+        snapshots = [json.loads(s) for s in self.client.lrange(session_key(ref) + ":versions", 0, -1)]
         if not snapshots:
             raise NotFound("no kept versions for this session", field="version")
         if steps is not None:
@@ -162,7 +162,7 @@ class SessionStore:
     def delete_user(self, scope: Scope) -> int:
         """Every device and session of the user; returns how many keys went."""
         try:
-            keys = [_base(r) + s for r in self.sessions_of(scope) for s in ("", ":turns", ":turn", ":versions")]
+            keys = [session_key(r) + s for r in self.sessions_of(scope) for s in ("", ":turns", ":turn", ":versions")]
             return self.client.delete(*keys, _index_key(scope))
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc

@@ -176,7 +176,7 @@ class RecallPlan:
         degraded = [s.name for s in self.steps() if s.name in by_step and by_step[s.name].degraded]
         timings = {name: 0.0 for name in TIMING_KEYS}
         for result in results:
-            timings[result.step] = round(result.ms, 2)
+            timings[result.step] = result.ms  # rounded where measured; a deadline stays exact
             timings.update(result.timings)
         timings["fuse"] = round(fuse_ms, 2)
         timings["total"] = round(total_ms if total_ms is not None else sum(r.ms for r in results) + fuse_ms, 2)

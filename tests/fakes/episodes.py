@@ -1,0 +1,194 @@
+"""InMemoryEpisodeStore: typed events as ``adapters.episode_store`` keeps them in OpenSearch.
+
+Tiers are ``EpisodeStore.scope_filter``'s: ``hot`` hides evicted and archived events,
+``retrievable`` hides archived ones, ``all`` hides nothing. Dense scores are Lucene's cosinesimil
+score, (1 + cos) / 2, by numpy; lexical scores are a small BM25 over the English-analysed text
+fields (Lucene's English stop words, a light stemmer), the context field boosted 0.3 and exact
+keyword terms, as the real query's ``should`` clauses are.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime
+
+import numpy as np
+
+from engram.adapters.episode_store import EpisodeStore
+from engram.domain.cleaning import format_timestamp
+from engram.domain.model import Scope
+from engram.domain.records import EpisodeDoc
+
+from ._common import clone, parse_ts, utcnow
+
+_HIDDEN = {"hot": ("evicted", "archived"), "retrievable": ("archived",), "all": ()}
+# Lucene's EnglishAnalyzer stop set.
+_STOP = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their then "
+                  "there these they this to was will with".split())
+_WORD = re.compile(r"\w+", re.UNICODE)
+_K1, _B = 1.2, 0.75
+_FIELDS = (("text", 1.0), ("summary", 1.0), ("context", 0.3))
+
+
+def _stem(word: str) -> str:
+    word = word.removesuffix("'s")
+    for suffix, repl in (("ies", "i"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not (suffix == "s" and word.endswith("ss")):
+            return word[: len(word) - len(suffix)] + repl
+    return word
+
+
+def terms(text: str | None) -> list[str]:
+    """English analysis, roughly: lower case, word tokens, stop words out, stemmed."""
+    return [_stem(w) for w in _WORD.findall((text or "").lower()) if w not in _STOP]
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    va, vb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    norm = float(np.linalg.norm(va) * np.linalg.norm(vb))
+    return float(va @ vb) / norm if norm else 0.0
+
+
+def _without_vector(doc: dict) -> dict:
+    return {k: v for k, v in clone(doc).items() if k != "vector"}
+
+
+class InMemoryEpisodeStore:
+    scope_filter = staticmethod(EpisodeStore.scope_filter)
+
+    def __init__(self) -> None:
+        self.docs: dict[tuple[str, str, str], dict] = {}
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _in_tier(doc: dict, tier: str) -> bool:
+        return not any(doc.get(flag) is True for flag in _HIDDEN[tier])
+
+    def _of(self, scope: Scope, tier: str = "all") -> list[dict]:
+        return [d for (t, u, _), d in self.docs.items()
+                if t == scope.tenant and u == scope.user_id and self._in_tier(d, tier)]
+
+    @staticmethod
+    def _by_ts(docs: list[dict]) -> list[dict]:
+        return sorted(docs, key=lambda d: parse_ts(d["ts"]))
+
+    def _delete(self, scope: Scope, keep) -> int:
+        doomed = [k for k, d in self.docs.items() if k[:2] == (scope.tenant, scope.user_id) and not keep(d)]
+        for key in doomed:
+            del self.docs[key]
+        return len(doomed)
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def ensure_index(self) -> None:
+        return None
+
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, refresh: bool = True) -> None:
+        for doc in docs:
+            self.docs[(scope.tenant, scope.user_id, doc["event_id"])] = {
+                **clone(doc), "tenant": scope.tenant, "user_id": scope.user_id}
+
+    def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
+        doc = self.docs.get((scope.tenant, scope.user_id, event_id))
+        if doc is not None:
+            doc.update(clone(fields))
+
+    def bulk_update(self, updates: list[tuple[Scope, str, dict]]) -> None:
+        for scope, event_id, fields in updates:
+            self.update(scope, event_id, fields)
+
+    def delete_ids(self, targets: list[tuple[Scope, str]]) -> int:
+        keys = [(s.tenant, s.user_id, i) for s, i in targets]
+        return sum(1 for key in keys if self.docs.pop(key, None) is not None)
+
+    def evict_over_cap(self, scope: Scope, cap: int) -> list[str]:
+        live = self._of(scope, "hot")
+        if len(live) <= cap:
+            return []
+        # OpenSearch sorts a missing value last.
+        ordered = sorted(live, key=lambda d: (d.get("weight", math.inf), d.get("confidence", math.inf),
+                                              parse_ts(d["ts"])))
+        now = utcnow().isoformat()
+        for doc in ordered[: len(live) - cap]:
+            doc.update(evicted=True, updated_at=now)
+        return [d["event_id"] for d in ordered[: len(live) - cap]]
+
+    def delete_user(self, scope: Scope) -> int:
+        return self._delete(scope, lambda d: False)
+
+    def delete_matching(self, scope: Scope, *, type_: str | None = None, before: datetime | None = None) -> int:
+        cutoff = parse_ts(format_timestamp(before)) if before is not None else None
+
+        def doomed(doc: dict) -> bool:
+            return (type_ is None or doc.get("type") == type_) and (cutoff is None or parse_ts(doc["ts"]) < cutoff)
+
+        return self._delete(scope, lambda d: not doomed(d))
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def get(self, scope: Scope, event_id: str) -> dict | None:
+        doc = self.docs.get((scope.tenant, scope.user_id, event_id))
+        return clone(doc) if doc is not None else None
+
+    def count(self, scope: Scope, *, tier: str = "hot") -> int:
+        return len(self._of(scope, tier))
+
+    def _dense(self, scope: Scope, vector: list[float], k: int, type_: str | None = None) -> list[dict]:
+        candidates = [d for d in self._of(scope, "retrievable")
+                      if d.get("vector") is not None and (type_ is None or d.get("type") == type_)]
+        scored = [((1 + _cosine(vector, d["vector"])) / 2, d) for d in candidates]
+        best = sorted(scored, key=lambda item: -item[0])[:k]
+        return [{**_without_vector(d), "_score": score} for score, d in best]
+
+    def nearest_of_type(self, scope: Scope, queries: list[tuple[list[float], str]], k: int) -> list[list[dict]]:
+        return [self._dense(scope, vector, k, type_) for vector, type_ in queries]
+
+    def _lexical(self, scope: Scope, text: str, size: int) -> list[dict]:
+        docs = self._of(scope, "retrievable")
+        query = terms(text)
+        keyword_terms = set(text.lower().split())
+        analysed = [{name: terms(d.get(name)) for name, _ in _FIELDS} for d in docs]
+        hits = []
+        for doc, fields in zip(docs, analysed, strict=True):
+            score = 0.0
+            for name, boost in _FIELDS:
+                lengths = [len(a[name]) for a in analysed]
+                avg = (sum(lengths) / len(lengths)) or 1.0
+                for term in set(query):
+                    tf = fields[name].count(term)
+                    if not tf:
+                        continue
+                    df = sum(1 for a in analysed if term in a[name])
+                    idf = math.log(1 + (len(docs) - df + 0.5) / (df + 0.5))
+                    score += boost * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * len(fields[name]) / avg))
+            score += sum(1.0 for kw in doc.get("keywords") or [] if kw in keyword_terms)
+            if score > 0:
+                hits.append((score, doc))
+        hits.sort(key=lambda item: -item[0])
+        return [{**clone(d), "_score": score} for score, d in hits[:size]]
+
+    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
+               lexical_size: int | None = None) -> tuple[list[dict], list[dict]]:
+        lexical = self._lexical(scope, text, lexical_size or size)
+        dense = self._dense(scope, vector, size) if vector is not None else []
+        return dense, lexical
+
+    def all_for_user(self, scope: Scope) -> list[dict]:
+        return [_without_vector(d) for d in self._by_ts(self._of(scope, "all"))]
+
+    def for_forgetting(self, scope: Scope) -> list[dict]:
+        return [clone(d) for d in self._by_ts(self._of(scope, "retrievable"))]
+
+    # -- across users (nightly jobs) --------------------------------------------------------
+
+    def events_between(self, start: str, end: str) -> list[dict]:
+        lo, hi = parse_ts(start), parse_ts(end)
+        return [_without_vector(d) for d in self._by_ts(list(self.docs.values())) if lo <= parse_ts(d["ts"]) < hi]
+
+    def evicted(self) -> list[dict]:
+        return [_without_vector(d) for d in self._by_ts(list(self.docs.values())) if d.get("evicted") is True]
+
+    def users(self) -> list[Scope]:
+        return [Scope(t, u) for t, u in sorted({(t, u) for t, u, _ in self.docs})]

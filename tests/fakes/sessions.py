@@ -1,0 +1,147 @@
+"""InMemorySessionStore: working memory as ``adapters.session_store`` keeps it in Redis.
+
+Per session: the turns by message id (ordered by client time, newest ``max_turns`` kept), the
+fields with their version, and the kept snapshots (newest first). Every write refreshes the
+session's TTL and the user's session index, as the Redis keys' EXPIRE does; ``clock`` (seconds,
+monotonic) can be replaced to let a test expire sessions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engram.config import Settings
+from engram.domain.model import Scope, Turn
+from engram.domain.records import SessionContext, SessionRef
+from engram.errors import NotFound, ValidationFailed
+
+
+def _turn_json(turn: Turn) -> dict:
+    return json.loads(json.dumps({"message_id": turn.message_id, "role": turn.role.value, "content": turn.content,
+                                  "client_ts": turn.client_ts.isoformat().replace("+00:00", "Z")},
+                                 ensure_ascii=False))
+
+
+@dataclass
+class _Session:
+    expires: float
+    turns: dict[str, tuple[float, dict]] = field(default_factory=dict)   # message_id -> (client ms, turn)
+    fields: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    snapshots: list[dict] = field(default_factory=list)                  # newest first
+
+    def keys(self) -> int:
+        """How many Redis keys the session occupies (hash, turns zset + hash, versions list)."""
+        return 1 + (2 if self.turns else 0) + (1 if self.snapshots else 0)
+
+
+class InMemorySessionStore:
+    def __init__(self, settings: Settings | None = None) -> None:
+        settings = settings or Settings()
+        self.ttl = settings.session_ttl_s
+        self.max_turns = settings.session_max_turns
+        self.versions_kept = settings.session_versions_kept
+        self.clock = time.monotonic
+        self._sessions: dict[SessionRef, _Session] = {}
+        self._index: dict[Scope, tuple[float, set[tuple[str, str]]]] = {}
+
+    # -- expiry -----------------------------------------------------------------------------
+
+    def _live(self, ref: SessionRef) -> _Session | None:
+        session = self._sessions.get(ref)
+        if session is not None and session.expires <= self.clock():
+            del self._sessions[ref]
+            return None
+        return session
+
+    def _members(self, scope: Scope) -> set[tuple[str, str]]:
+        entry = self._index.get(scope)
+        if entry is None or entry[0] <= self.clock():
+            self._index.pop(scope, None)
+            return set()
+        return entry[1]
+
+    def _touch(self, ref: SessionRef) -> _Session:
+        expires = self.clock() + self.ttl
+        session = self._live(ref) or _Session(expires)
+        session.expires = expires
+        self._sessions[ref] = session
+        members = self._members(ref.scope)
+        members.add((ref.device_id, ref.session_id))
+        self._index[ref.scope] = (expires, members)
+        return session
+
+    # -- the port ---------------------------------------------------------------------------
+
+    def append_turns(self, ref: SessionRef, turns: list[Turn]) -> None:
+        if not turns:
+            return
+        session = self._touch(ref)
+        for turn in turns:
+            session.turns[turn.message_id] = (turn.client_ts.timestamp() * 1000, _turn_json(turn))
+        # A sorted set orders equal scores by member; the lowest scores are trimmed.
+        ordered = sorted(session.turns, key=lambda mid: (session.turns[mid][0], mid))
+        for mid in ordered[:max(0, len(ordered) - self.max_turns)]:
+            del session.turns[mid]
+
+    def get(self, ref: SessionRef) -> SessionContext:
+        session = self._live(ref)
+        if session is None:
+            return SessionContext(turns=[], fields={}, version=0, ttl_s=0)
+        ordered = sorted(session.turns.items(), key=lambda item: (item[1][0], item[0]))
+        return SessionContext(turns=[json.loads(json.dumps(t)) for _, (_, t) in ordered],
+                              fields=json.loads(json.dumps(session.fields)), version=session.version,
+                              ttl_s=max(0, math.ceil(session.expires - self.clock())))
+
+    def set_fields(self, ref: SessionRef, fields: dict[str, Any]) -> int:
+        current = dict(self._live(ref).fields) if self._live(ref) else {}
+        merged = {**current, **{k: v for k, v in fields.items() if v is not None}}
+        for name in [k for k, v in fields.items() if v is None]:
+            merged.pop(name, None)
+        merged = json.loads(json.dumps(merged, ensure_ascii=False))
+        session = self._touch(ref)
+        session.version += 1
+        session.fields = merged
+        session.snapshots.insert(0, {"version": session.version, "fields": json.loads(json.dumps(merged))})
+        del session.snapshots[self.versions_kept:]
+        return session.version
+
+    def rollback(self, ref: SessionRef, *, version: int | None = None, steps: int | None = None) -> int:
+        session = self._live(ref)
+        snapshots = list(session.snapshots) if session else []
+        if not snapshots:
+            raise NotFound("no kept versions for this session", field="version")
+        if steps is not None:
+            if not 1 <= steps < len(snapshots):
+                raise ValidationFailed(f"steps must be between 1 and {len(snapshots) - 1}", field="steps")
+            target = snapshots[steps]
+        else:
+            target = next((s for s in snapshots if s["version"] == version), None)
+            if target is None:
+                raise NotFound(f"version {version} is not kept", field="version")
+        current = {k: None for k in self.get(ref).fields}
+        return self.set_fields(ref, {**current, **target["fields"]})
+
+    def sessions_of(self, scope: Scope) -> list[SessionRef]:
+        members = sorted(self._members(scope), key=lambda m: json.dumps(list(m)))
+        return [SessionRef(scope, device_id, session_id) for device_id, session_id in members]
+
+    def delete_user(self, scope: Scope) -> int:
+        deleted = 0
+        for ref in self.sessions_of(scope):
+            session = self._live(ref)
+            if session is not None:
+                deleted += session.keys()
+                del self._sessions[ref]
+        if self._index.pop(scope, None) is not None:
+            deleted += 1
+        return deleted
+
+    def count_user(self, scope: Scope) -> int:
+        keys = sum(s.keys() for ref, s in list(self._sessions.items())
+                   if ref.scope == scope and self._live(ref) is not None)
+        return keys + (1 if self._members(scope) else 0)

@@ -1,0 +1,47 @@
+"""Fixtures of the service-layer unit tests: every store is an in-memory fake (tests/fakes), so
+nothing here needs a server, and each test starts from empty stores."""
+
+from __future__ import annotations
+
+import pytest
+
+from engram.config import Settings
+from engram.domain.model import Scope
+from engram.service.recall import BREAKER
+from engram.service.users import set_consent
+from tests.fakes import fake_deps
+
+
+@pytest.fixture(autouse=True)
+def _closed_breaker():
+    """The recall breaker is process-wide: no test inherits another's open steps."""
+    BREAKER.reset()
+    yield
+    BREAKER.reset()
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return Settings()
+
+
+@pytest.fixture
+def deps(settings):
+    return fake_deps(settings)
+
+
+@pytest.fixture
+def alice() -> Scope:
+    return Scope("t1", "alice")
+
+
+@pytest.fixture
+def bob() -> Scope:
+    return Scope("t1", "bob")
+
+
+@pytest.fixture
+def consenting(deps, alice):
+    """Alice, who allowed long-term memory (the profile graph)."""
+    set_consent(deps, alice, True, None)
+    return alice

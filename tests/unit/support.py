@@ -1,0 +1,80 @@
+"""Helpers of the service-layer unit tests: request bodies, ingesting a few turns, and wrappers
+that make one method of a fake store fail or run slow (the fakes themselves live in tests/fakes).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+from engram.domain.model import Scope
+from engram.errors import StoreUnavailable
+from engram.service.ingestion import run_ingest
+
+T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+
+
+def iso(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def message(content: str, message_id: str | None = None, at: datetime | str = T0, role: str = "user") -> dict:
+    out = {"role": role, "content": content, "client_ts": at if isinstance(at, str) else iso(at)}
+    if message_id is not None:
+        out["message_id"] = message_id
+    return out
+
+
+def body(*messages: dict, session: str = "s1", device: str = "phone") -> dict:
+    return {"session_id": session, "device_id": device, "messages": list(messages)}
+
+
+def say(deps, scope: Scope, *texts: str, session: str = "s1", device: str = "phone", at: datetime = T0,
+        prefix: str | None = None) -> dict:
+    """Ingest ``texts`` as the user's turns, one minute apart, with ids ``<prefix>-<i>``."""
+    prefix = prefix or f"{session}-{at:%Y%m%d%H%M}"
+    messages = [message(t, f"{prefix}-{i}", at + timedelta(minutes=i)) for i, t in enumerate(texts)]
+    return run_ingest(deps, scope, body(*messages, session=session, device=device))
+
+
+class Wrapped:
+    """A fake store with one method replaced; every other attribute is the fake's own."""
+
+    def __init__(self, inner, method: str, replacement) -> None:
+        self._inner, self._method, self._replacement = inner, method, replacement
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str):
+        if name == self._method:
+            def call(*args, **kwargs):
+                with self._lock:
+                    self.calls += 1
+                return self._replacement(self._inner, *args, **kwargs)
+            return call
+        return getattr(self._inner, name)
+
+
+def failing(inner, method: str, exc: Exception | None = None, times: int | None = None) -> Wrapped:
+    """``method`` raises ``exc`` (StoreUnavailable by default), the first ``times`` calls or always."""
+    error = exc or StoreUnavailable(f"{method}: down")
+    state = {"left": times}
+
+    def replacement(store, *args, **kwargs):
+        if state["left"] is None or state["left"] > 0:
+            if state["left"] is not None:
+                state["left"] -= 1
+            raise error
+        return getattr(store, method)(*args, **kwargs)
+
+    return Wrapped(inner, method, replacement)
+
+
+def slow(inner, method: str, seconds: float) -> Wrapped:
+    """``method`` answers correctly, after ``seconds``."""
+    def replacement(store, *args, **kwargs):
+        time.sleep(seconds)
+        return getattr(store, method)(*args, **kwargs)
+
+    return Wrapped(inner, method, replacement)
