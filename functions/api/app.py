@@ -1,20 +1,15 @@
-"""API Gateway (REST, proxy) → the FastAPI app through Mangum."""
+"""API Gateway (REST, proxy) -> the FastAPI app through Mangum."""
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.utilities.typing import LambdaContext
 from mangum import Mangum
 
 from engram.api.app import create_app
+from engram.handlers import handler, lambda_context
 
-logger = Logger(service="engram-api")
-tracer = Tracer(service="engram-api")
-metrics = Metrics(namespace="Engram", service="engram-api")
-
+# Built at init, as AWS intends; the app reaches the stores through the same bootstrap() per
+# request, so no connection is opened before the first one.
 asgi = Mangum(create_app(), lifespan="off")
 
 
-@logger.inject_lambda_context(correlation_id_path="requestContext.requestId")
-@tracer.capture_lambda_handler
-@metrics.log_metrics
-def lambda_handler(event: dict, context: LambdaContext) -> dict:
-    return asgi(event, context)
+@handler
+def lambda_handler(deps, event):
+    return asgi(event, lambda_context())

@@ -102,14 +102,23 @@ def api_health(url: str) -> dict:
         return {"status": "unreachable", "error": str(exc)}
 
 
+def needs_stack(pytest_args: list[str]) -> bool:
+    """Unit tests run on in-memory fakes: asked for alone, they need no server."""
+    paths = [a.split("::")[0] for a in pytest_args if not a.startswith("-") and (REPO / a.split("::")[0]).exists()]
+    unit = REPO / "tests" / "unit"
+    return not paths or any(not (REPO / p).resolve().is_relative_to(unit) for p in paths)
+
+
 def run_tests(pytest_args: list[str]) -> int:
-    """What CI runs: the whole stack up, lint, template check, then the suite against it."""
-    up(None, deploy_app=True)
-    report = status()
-    down = [name for name, entry in report["services"].items() if not entry["healthy"]]
-    if down:
-        log(f"not healthy: {', '.join(down)}")
-        return 1
+    """What CI runs: the whole stack up, lint, template check, then the suite against it
+    (only lint and the suite for unit tests alone, which start no server)."""
+    if needs_stack(pytest_args):
+        up(None, deploy_app=True)
+        report = status()
+        down = [name for name, entry in report["services"].items() if not entry["healthy"]]
+        if down:
+            log(f"not healthy: {', '.join(down)}")
+            return 1
     python = str(VENV_PYTHON)
     steps = [
         [python, "-m", "ruff", "check", "layers", "functions", "local", "tests"],

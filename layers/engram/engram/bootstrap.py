@@ -15,7 +15,9 @@ from . import ports
 from .config import Settings, get_settings
 
 
-@dataclass(frozen=True)
+# eq=False: two builds are two different sets of pools and caches; identity is what matters
+# (and it keeps the object hashable, so per-process caches can key on it).
+@dataclass(frozen=True, eq=False)
 class Dependencies:
     settings: Settings
     sessions: ports.SessionStore

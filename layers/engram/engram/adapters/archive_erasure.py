@@ -16,11 +16,10 @@ import pyarrow.parquet as pq
 from botocore.exceptions import BotoCoreError, ClientError
 
 from ..config import Settings
+from ..domain.archive import ROOT, is_part
 from ..domain.model import Scope
 from ..errors import StoreUnavailable
 from .clients import Clients
-
-ROOT = "archive/"
 
 
 class ArchiveEraser:
@@ -47,10 +46,10 @@ class ArchiveEraser:
         holding the user's rows."""
         found, token = [], None
         while True:
-            page = self._call("list_objects_v2", Prefix=ROOT, **({"ContinuationToken": token} if token else {}))
+            page = self._call("list_objects_v2", Prefix=f"{ROOT}/", **({"ContinuationToken": token} if token else {}))
             for obj in page.get("Contents", []):
                 key = obj["Key"]
-                if (shard is None or f"/shard={shard}/" in key) and key.endswith(".parquet"):
+                if is_part(key, shard):
                     owners = self._owners(key)
                     if (scope.tenant, scope.user_id) in owners:
                         found.append({"key": key, "only_user": len(owners) == 1})

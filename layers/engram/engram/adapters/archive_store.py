@@ -19,7 +19,7 @@ import pyarrow.fs as pafs
 from botocore.exceptions import BotoCoreError, ClientError
 
 from ..config import Settings
-from ..domain.archive import ROOT, part_number, partition_dir, sha256_hex
+from ..domain.archive import ROOT, is_part, part_number, partition_dir, sha256_hex
 from ..errors import StoreUnavailable
 from .clients import Clients
 from .parquet import PARTITIONS, SCHEMAS
@@ -95,7 +95,7 @@ class ArchiveStore:
         keys: list[str] = []
         try:
             for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=prefix):
-                keys += [o["Key"] for o in page.get("Contents", []) if o["Key"].endswith(".parquet")]
+                keys += [o["Key"] for o in page.get("Contents", []) if is_part(o["Key"])]
         except (ClientError, BotoCoreError) as exc:
             raise _unavailable(exc) from exc
         return sorted(keys, key=part_number)

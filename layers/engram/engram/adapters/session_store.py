@@ -124,7 +124,8 @@ class SessionStore:
         pipe.delete(session_key(ref))
         mapping = {f"f:{k}": json.dumps(v, ensure_ascii=False) for k, v in fields.items()}
         pipe.hset(session_key(ref), mapping={**mapping, "version": version, "updated_at": time.time()})
-        pipe.lpush(session_key(ref) + ":versions", json.dumps({"version": version, "fields": fields}, ensure_ascii=False))
+        snapshot = json.dumps({"version": version, "fields": fields}, ensure_ascii=False)
+        pipe.lpush(session_key(ref) + ":versions", snapshot)
         pipe.ltrim(session_key(ref) + ":versions", 0, self.versions_kept - 1)
         self._expire_all(pipe, ref)
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from ..bootstrap import Dependencies
+from ..domain.cleaning import ID_PATTERN
 from ..domain.model import EventType
 from ..service import erasure, memories, profile, tasks, users, working_memory
 from ..service.export import export_chunks
@@ -17,7 +20,8 @@ from .deps import dependencies, run_idempotent, scope_of, session_ref, tenant
 ERRORS = {code: {"model": s.ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422, 503)}
 router = APIRouter(prefix="/v1", responses=ERRORS)
 IdemKey = Header(default=None, alias="Idempotency-Key", max_length=255)
-DeviceId = Query(..., min_length=1, max_length=128)
+DeviceId = Query(..., min_length=1, max_length=128, pattern=ID_PATTERN.pattern)
+PathStr = Annotated[str, Path(min_length=1, max_length=128, pattern=ID_PATTERN.pattern)]
 Deps = Depends(dependencies)
 Tenant = Depends(tenant)
 
@@ -27,27 +31,27 @@ def _raw(model) -> dict:
 
 
 @router.post("/users/{user_id}/messages", response_model=s.IngestResponse)
-def post_messages(user_id: str, request: Request, body: s.IngestBody, tenant_id: str = Tenant,
+def post_messages(user_id: PathStr, request: Request, body: s.IngestBody, tenant_id: str = Tenant,
                   deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope, raw = scope_of(tenant_id, user_id), _raw(body)
     return run_idempotent(deps, request, tenant_id, idempotency_key, raw, lambda: ingest(deps, scope, raw))
 
 
 @router.post("/users/{user_id}/recall", response_model=s.RecallResponse)
-def post_recall(user_id: str, body: s.RecallBody, tenant_id: str = Tenant, deps: Dependencies = Deps):
+def post_recall(user_id: PathStr, body: s.RecallBody, tenant_id: str = Tenant, deps: Dependencies = Deps):
     request = RecallRequest.parse(scope_of(tenant_id, user_id), body.query, body.k, body.now, body.session_id,
                                   body.device_id)
     return recall(deps, request)
 
 
 @router.get("/users/{user_id}/sessions/{session_id}/context", response_model=s.SessionContextResponse)
-def get_context(user_id: str, session_id: str, device_id: str = DeviceId, tenant_id: str = Tenant,
+def get_context(user_id: PathStr, session_id: PathStr, device_id: str = DeviceId, tenant_id: str = Tenant,
                 deps: Dependencies = Deps):
     return working_memory.session_context(deps, session_ref(scope_of(tenant_id, user_id), session_id, device_id))
 
 
 @router.put("/users/{user_id}/sessions/{session_id}/context", response_model=s.VersionResponse)
-def put_context(user_id: str, session_id: str, request: Request, body: s.FieldsBody, device_id: str = DeviceId,
+def put_context(user_id: PathStr, session_id: PathStr, request: Request, body: s.FieldsBody, device_id: str = DeviceId,
                 tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     ref = session_ref(scope_of(tenant_id, user_id), session_id, device_id)
     return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
@@ -55,16 +59,17 @@ def put_context(user_id: str, session_id: str, request: Request, body: s.FieldsB
 
 
 @router.post("/users/{user_id}/sessions/{session_id}/rollback", response_model=s.VersionResponse)
-def post_rollback(user_id: str, session_id: str, request: Request, body: s.RollbackBody, device_id: str = DeviceId,
-                  tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
+def post_rollback(user_id: PathStr, session_id: PathStr, request: Request, body: s.RollbackBody,
+                  device_id: str = DeviceId, tenant_id: str = Tenant, deps: Dependencies = Deps,
+                  idempotency_key: str | None = IdemKey):
     ref = session_ref(scope_of(tenant_id, user_id), session_id, device_id)
     return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
                           lambda: working_memory.rollback_session(deps, ref, body.version, body.steps))
 
 
 @router.post("/users/{user_id}/tasks/{task_id}/events", status_code=201, response_model=s.TaskOut)
-def post_task_event(user_id: str, task_id: str, request: Request, body: s.TaskEventBody, tenant_id: str = Tenant,
-                    deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
+def post_task_event(user_id: PathStr, task_id: PathStr, request: Request, body: s.TaskEventBody,
+                    tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
     return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
                           lambda: tasks.record_task_event(deps, scope, task_id, body.status, body.metadata, body.ts),
@@ -72,18 +77,18 @@ def post_task_event(user_id: str, task_id: str, request: Request, body: s.TaskEv
 
 
 @router.get("/users/{user_id}/tasks", response_model=s.TasksResponse)
-def get_tasks(user_id: str, status: str = Query("open", pattern="^(open|all)$"), limit: int = Query(10, ge=1, le=100),
-              tenant_id: str = Tenant, deps: Dependencies = Deps):
+def get_tasks(user_id: PathStr, status: str = Query("open", pattern="^(open|all)$"),
+              limit: int = Query(10, ge=1, le=100), tenant_id: str = Tenant, deps: Dependencies = Deps):
     return tasks.list_tasks(deps, scope_of(tenant_id, user_id), status, limit)
 
 
 @router.get("/users/{user_id}/profile", response_model=s.ProfileResponse)
-def get_profile(user_id: str, history: bool = Query(False), tenant_id: str = Tenant, deps: Dependencies = Deps):
+def get_profile(user_id: PathStr, history: bool = Query(False), tenant_id: str = Tenant, deps: Dependencies = Deps):
     return profile.profile(deps, scope_of(tenant_id, user_id), include_history=history)
 
 
 @router.patch("/users/{user_id}/profile/items/{item_id}", response_model=s.ProfileItemOut)
-def patch_profile_item(user_id: str, item_id: str, request: Request, body: s.ProfilePatchBody,
+def patch_profile_item(user_id: PathStr, item_id: PathStr, request: Request, body: s.ProfilePatchBody,
                        tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
     return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
@@ -91,25 +96,25 @@ def patch_profile_item(user_id: str, item_id: str, request: Request, body: s.Pro
 
 
 @router.delete("/users/{user_id}/profile/items/{item_id}", response_model=s.DeletedItemResponse)
-def delete_profile_item(user_id: str, item_id: str, tenant_id: str = Tenant, deps: Dependencies = Deps):
+def delete_profile_item(user_id: PathStr, item_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
     return profile.delete_profile_item(deps, scope_of(tenant_id, user_id), item_id)
 
 
 @router.post("/users/{user_id}/memories/{memory_id}/feedback", response_model=s.FeedbackResponse)
-def post_feedback(user_id: str, memory_id: str, body: s.FeedbackBody, tenant_id: str = Tenant,
+def post_feedback(user_id: PathStr, memory_id: PathStr, body: s.FeedbackBody, tenant_id: str = Tenant,
                   deps: Dependencies = Deps):
     return memories.feedback(deps, scope_of(tenant_id, user_id), memory_id, body.useful)
 
 
 @router.delete("/users/{user_id}/memories", response_model=s.ForgetResponse)
-def delete_memories(user_id: str, type: EventType | None = Query(None),  # noqa: A002 - the API's name
+def delete_memories(user_id: PathStr, type: EventType | None = Query(None),  # noqa: A002 - the API's name
                     before: str | None = Query(None, max_length=64), tenant_id: str = Tenant,
                     deps: Dependencies = Deps):
     return memories.forget(deps, scope_of(tenant_id, user_id), type.value if type else None, before)
 
 
 @router.put("/users/{user_id}/consent", response_model=s.ConsentResponse)
-def put_consent(user_id: str, request: Request, body: s.ConsentBody, tenant_id: str = Tenant,
+def put_consent(user_id: PathStr, request: Request, body: s.ConsentBody, tenant_id: str = Tenant,
                 deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
     return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
@@ -117,7 +122,7 @@ def put_consent(user_id: str, request: Request, body: s.ConsentBody, tenant_id: 
 
 
 @router.post("/users/{user_id}/devices", status_code=201, response_model=s.DeviceResponse)
-def post_device(user_id: str, request: Request, body: s.DeviceBody, tenant_id: str = Tenant,
+def post_device(user_id: PathStr, request: Request, body: s.DeviceBody, tenant_id: str = Tenant,
                 deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
     return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
@@ -127,20 +132,20 @@ def post_device(user_id: str, request: Request, body: s.DeviceBody, tenant_id: s
 # --- privacy: erasure saga and export ------------------------------------------------------------
 
 @router.post("/users/{user_id}/erasure", status_code=202, response_model=s.ErasureAccepted)
-def post_erasure(user_id: str, tenant_id: str = Tenant, deps: Dependencies = Deps):
+def post_erasure(user_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
     # Idempotent by nature: a user with a running job gets that job back.
     return JSONResponse(erasure.request_erasure(deps, scope_of(tenant_id, user_id)), status_code=202)
 
 
 @router.get("/erasure-jobs/{job_id}", response_model=s.ErasureJobResponse)
-def get_erasure_job(job_id: str, tenant_id: str = Tenant, deps: Dependencies = Deps):
+def get_erasure_job(job_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
     return erasure.job_view(deps, tenant_id, job_id)
 
 
 @router.get("/users/{user_id}/export", response_class=StreamingResponse,
             responses={200: {"content": {"application/json": {"schema": s.ExportDocument.model_json_schema()}},
                              "description": "everything held about the user, streamed"}})
-def get_export(user_id: str, tenant_id: str = Tenant, deps: Dependencies = Deps):
+def get_export(user_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
     chunks = export_chunks(deps, scope_of(tenant_id, user_id))
     first = next(chunks)  # fail before the 200 goes out if a store is down
     return StreamingResponse(_prepend(first, chunks), media_type="application/json")

@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime, time, timedelta
 KINDS = ("turns", "events", "tasks")
 ROOT = "archive"
 _PART = re.compile(r"/part-(\d+)\.parquet$")
+_ANY_PART = re.compile(r"/part-[^/]+\.parquet$")
 
 
 def shard_of(tenant: str, user_id: str, shards: int) -> int:
@@ -53,6 +54,12 @@ def partition_dir(kind: str, day: date, shard: int) -> str:
 
 def object_key(kind: str, day: date, shard: int, part: int) -> str:
     return f"{partition_dir(kind, day, shard)}/part-{part}.parquet"
+
+
+def is_part(key: str, shard: int | None = None) -> bool:
+    """Whether ``key`` is an archived part (of ``shard``, when given), by the layout above."""
+    return (key.startswith(f"{ROOT}/") and _ANY_PART.search(key) is not None
+            and (shard is None or f"/shard={shard}/" in key))
 
 
 def part_number(key: str) -> int:

@@ -1,6 +1,6 @@
 """Nightly archival: plan -> archive each shard -> manifest -> verify (-> retention).
 
-Each step is one function called by one Lambda (functions/archive_*) and chained by
+Each step is one function called by one Lambda (functions/archive/app.py) and chained by
 statemachines/archive.asl.json; ``archive_day`` runs them in-process (CLI fallback, benchmark).
 
 Idempotency: a row is archived once. Each shard's existing parts are read back (the ``row_key``

@@ -1,5 +1,5 @@
 """Erasure (GDPR art. 17) as a saga: each function below is one step of
-``statemachines/erasure.asl.json``, run by its own Lambda (``functions/erasure_*``).
+``statemachines/erasure.asl.json``, run by its own Lambda (``functions/erasure/app.py``).
 
 validate -> mark (writes refused with 409) -> delete in parallel from redis, opensearch,
 postgres, neo4j and the archive (which also shreds the user's data key) -> verify (residue per

@@ -19,9 +19,10 @@ from aws_lambda_powertools import Logger
 
 from ...bootstrap import Dependencies
 from ...errors import ValidationFailed
+from ...ports import Embedder
 from .plan import RECALL_PLAN, RecallContext, RecallPlan, RecallRequest, Step, StepResult
 
-log = Logger(service="engram-recall", child=True)
+log = Logger(child=True)  # the handler's Logger (POWERTOOLS_SERVICE_NAME) formats and ships it
 # A store error opens the breaker at once; missed deadlines only when several come in a row (one
 # slow request is noise, three are a pattern). While open, the step is skipped, so a dead store
 # costs one timeout, not a thread per request stuck on a connect.
@@ -90,14 +91,14 @@ def _pool() -> ThreadPoolExecutor:
 
 
 @cache
-def _warm(deps: Dependencies) -> None:
-    deps.embedder.warm_up()
+def _warm(embedder: Embedder) -> None:  # keyed by the embedder: Dependencies holds dicts, so is unhashable
+    embedder.warm_up()
 
 
 def warm_up(deps: Dependencies) -> None:
     """Once per process and outside every deadline: the model's first inference is slow."""
     try:
-        _warm(deps)
+        _warm(deps.embedder)
     except Exception:  # noqa: BLE001 - a cold start with a broken model: the episodes step will say so
         pass
 
@@ -156,12 +157,16 @@ def run_step(deps: Dependencies, name: str, event: dict, plan: RecallPlan = RECA
     is_first = name == plan.first.name
     request = RecallRequest.from_json(event if is_first else event.get("request"))
     step = plan.step(name)
-    if step is not plan.first:
+    if name == "episodes":  # the only step that embeds; the others need not load the model
         warm_up(deps)
     session = StepResult.from_json(event["session"]) if not is_first else StepResult(name, [])
     ctx = plan.context(request, session.fields)
     inputs = {}
     if step is plan.verbatim:
+        if not ctx.intent.wants_verbatim:
+            # Reached only when the session step failed (its result then cannot say): run_in_process
+            # would not read originals for this question, so neither does this runner.
+            return StepResult(name, []).to_json()
         inputs["episodes"] = StepResult.from_json(event["episodes"]).items
     result = execute(deps, step, ctx, inputs, _deadlines(deps, None)[name])
     out = result.to_json()

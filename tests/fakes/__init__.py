@@ -1,0 +1,79 @@
+"""In-memory fakes of every port in ``engram.ports``, and ``fake_deps`` to compose them.
+
+Each fake answers as its real adapter does in every way the service layer can observe;
+``tests/contract`` runs the same tests over both (``tests/unit/test_fake_contracts.py`` over these,
+``tests/integration/test_adapter_contracts.py`` over the real stores), so a fake cannot drift.
+No fake opens a connection: ``fake_deps()`` works with no server at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from engram.bootstrap import Dependencies
+from engram.config import Settings
+
+from .archive import InMemoryArchiveEraser, InMemoryArchiveSource, InMemoryArchiveStore
+from .episodes import InMemoryEpisodeStore
+from .erasure import InMemoryErasureJobs
+from .gateways import HashingEmbedder, RecordingAlerts, RecordingWorkflows
+from .graph import InMemoryProfileGraph
+from .keys import FakeKms, InMemoryWrappedKeys, fake_keys
+from .relational import (
+    InMemoryAuditLog,
+    InMemoryIdempotencyStore,
+    InMemoryPatternStore,
+    InMemoryTenantDirectory,
+    InMemoryTurnLog,
+    InMemoryUserRegistry,
+)
+from .sessions import InMemorySessionStore
+from .tasks import InMemoryTaskStore
+
+PROBED = ("redis", "postgres", "neo4j", "opensearch", "s3")
+
+
+def _no_op() -> None:
+    return None
+
+
+def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
+    """A complete ``Dependencies`` of fakes; any part given in ``overrides`` is used instead.
+
+    The stores that read other stores' data (erasure jobs, archive source and eraser, the key
+    store) are built over the final parts, so an overridden turn log is the one erasure deletes
+    from. ``wrapped_keys`` and ``kms`` may be given too (they are not parts of Dependencies)."""
+    settings = settings or Settings()
+    wrapped, kms = overrides.pop("wrapped_keys", None) or InMemoryWrappedKeys(), overrides.pop("kms", None) or FakeKms()
+    unknown = set(overrides) - {f.name for f in fields(Dependencies)}
+    if unknown:
+        raise TypeError(f"unknown dependencies: {', '.join(sorted(unknown))}")
+    base = {
+        "sessions": lambda: InMemorySessionStore(settings), "episodes": InMemoryEpisodeStore,
+        "tasks": InMemoryTaskStore, "graph": InMemoryProfileGraph, "turns": InMemoryTurnLog,
+        "audit": InMemoryAuditLog, "idempotency": InMemoryIdempotencyStore, "users": InMemoryUserRegistry,
+        "tenants": InMemoryTenantDirectory, "archive": lambda: InMemoryArchiveStore(settings),
+        "patterns": InMemoryPatternStore, "embedder": HashingEmbedder, "workflows": RecordingWorkflows,
+        "alerts": RecordingAlerts,
+    }
+    parts = {name: overrides[name] if name in overrides else make() for name, make in base.items()}
+    derived = {
+        "keys": lambda: fake_keys(settings, wrapped, kms),
+        "erasure_jobs": lambda: InMemoryErasureJobs(turns=parts["turns"], tasks=parts["tasks"], audit=parts["audit"],
+                                                    users=parts["users"], patterns=parts["patterns"],
+                                                    wrapped_keys=wrapped),
+        "archive_source": lambda: InMemoryArchiveSource(parts["turns"], parts["tasks"]),
+        "archive_eraser": lambda: InMemoryArchiveEraser(parts["archive"]),
+        "probes": lambda: dict.fromkeys(PROBED, _no_op),
+    }
+    parts |= {name: overrides[name] if name in overrides else make() for name, make in derived.items()}
+    return Dependencies(settings=settings, llm=overrides.get("llm"), clients=overrides.get("clients"), **parts)
+
+
+__all__ = [
+    "FakeKms", "HashingEmbedder", "InMemoryArchiveEraser", "InMemoryArchiveSource", "InMemoryArchiveStore",
+    "InMemoryAuditLog", "InMemoryEpisodeStore", "InMemoryErasureJobs", "InMemoryIdempotencyStore",
+    "InMemoryPatternStore", "InMemoryProfileGraph", "InMemorySessionStore", "InMemoryTaskStore",
+    "InMemoryTenantDirectory", "InMemoryTurnLog", "InMemoryUserRegistry", "InMemoryWrappedKeys",
+    "RecordingAlerts", "RecordingWorkflows", "fake_deps", "fake_keys",
+]

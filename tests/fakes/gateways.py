@@ -1,0 +1,91 @@
+"""Gateway fakes: a deterministic embedder, recorded Step Functions calls, recorded alerts."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+
+import numpy as np
+
+from engram.errors import StoreUnavailable
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class HashingEmbedder:
+    """Unit vectors from a bag of hashed features: each lower-cased word, and each character
+    bigram of a word. No model, no torch; texts that share words have a high cosine, the same
+    text always the same vector."""
+
+    def __init__(self, dimension: int = 384) -> None:
+        self._dimension = dimension
+        self.calls = 0
+
+    def dimension(self) -> int:
+        return self._dimension
+
+    def _bucket(self, feature: str) -> int:
+        return int.from_bytes(hashlib.blake2b(feature.encode(), digest_size=8).digest(), "big") % self._dimension
+
+    def _vector(self, text: str) -> list[float]:
+        vector = np.zeros(self._dimension)
+        for word in _WORD.findall(text.lower()):
+            vector[self._bucket("w:" + word)] += 2.0
+            for i in range(len(word) - 1):
+                vector[self._bucket("c:" + word[i:i + 2])] += 0.5
+        if not vector.any():
+            vector[self._bucket("<empty>")] = 1.0
+        return (vector / np.linalg.norm(vector)).tolist()
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        self.calls += 1
+        return [self._vector(t) for t in texts]
+
+    def warm_up(self) -> None:
+        self.embed(["warm-up"])
+
+
+def _refuse(state_machine_arn: str, payload: dict) -> dict:
+    raise StoreUnavailable(f"step functions: no express runner configured for {state_machine_arn}")
+
+
+class RecordingWorkflows:
+    """A WorkflowGateway. ``start`` records the call and returns an execution ARN; a name started
+    again with the same input gets the same ARN, with another input it fails (Step Functions'
+    ExecutionAlreadyExists). ``run_sync`` hands the payload to ``runner``. ``fail_with`` makes
+    the next calls raise it (a Step Functions outage)."""
+
+    def __init__(self, runner: Callable[[str, dict], dict] | None = None) -> None:
+        self.runner = runner or _refuse
+        self.started: list[dict] = []
+        self.synced: list[dict] = []
+        self.fail_with: Exception | None = None
+
+    def start(self, state_machine_arn: str, name: str, payload: dict) -> str:
+        if self.fail_with is not None:
+            raise self.fail_with
+        arn = f"{state_machine_arn.replace(':stateMachine:', ':execution:')}:{name}"
+        earlier = next((s for s in self.started if s["arn"] == arn), None)
+        if earlier is not None and earlier["payload"] != payload:
+            raise StoreUnavailable(f"step functions: ExecutionAlreadyExists: {name}")
+        if earlier is None:
+            self.started.append({"state_machine_arn": state_machine_arn, "name": name, "payload": payload,
+                                 "arn": arn})
+        return arn
+
+    def run_sync(self, state_machine_arn: str, payload: dict) -> dict:
+        if self.fail_with is not None:
+            raise self.fail_with
+        self.synced.append({"state_machine_arn": state_machine_arn, "payload": payload})
+        return self.runner(state_machine_arn, payload)
+
+
+class RecordingAlerts:
+    """An AlertPublisher that keeps what it was given; like the real one it never raises."""
+
+    def __init__(self) -> None:
+        self.published: list[dict] = []
+
+    def publish(self, source: str, detail_type: str, detail: dict) -> None:
+        self.published.append({"source": source, "detail_type": detail_type, "detail": detail})

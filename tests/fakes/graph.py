@@ -1,0 +1,139 @@
+"""InMemoryProfileGraph: the bi-temporal profile as ``adapters.profile_graph`` keeps it in Neo4j.
+
+User nodes per tenant and user, object nodes per tenant (Person nodes per user) under the same
+keys as the adapter's, edges with the same properties. What a fact does to existing edges is
+decided by the same pure functions (``domain.beliefs``).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from engram.adapters.profile_graph import _object_key, _uid
+from engram.domain.beliefs import EdgeClaim, contradicted_by, reinforce_edge, resolve_contradictions
+from engram.domain.model import PREDICATES, Scope, TrustSource
+from engram.domain.records import Fact
+from engram.errors import NotFound
+
+from ._common import clone, utcnow
+
+_ITEM_KEYS = ("id", "confidence", "source", "created_at", "updated_at", "valid_from", "valid_to", "message_ids",
+              "tags", "weight", "counter_evidence", "sensitive", "sealed")
+
+
+class InMemoryProfileGraph:
+    def __init__(self) -> None:
+        self.users: dict[str, dict] = {}
+        self.objects: dict[str, dict] = {}     # key -> {label, name, tenant}
+        self.edges: list[dict] = []            # {uid, rel, key, **properties}
+
+    def ensure_constraints(self) -> None:
+        return None
+
+    # -- reading edges ----------------------------------------------------------------------
+
+    def _item(self, edge: dict) -> dict:
+        obj = self.objects[edge["key"]]
+        data = {k: clone(edge.get(k)) for k in _ITEM_KEYS}
+        data.update(object=obj["name"], label=obj["label"], predicate=edge["rel"],
+                    confirmed_at=edge.get("confirmed_at") or edge.get("updated_at"))
+        data["message_ids"] = list(data["message_ids"] or [])
+        data["tags"] = list(data["tags"] or [])
+        return data
+
+    def _edges_of(self, scope: Scope, *, rel: str | None = None, current: bool = True) -> list[dict]:
+        uid = _uid(scope)
+        return [e for e in self.edges if e["uid"] == uid and (rel is None or e["rel"] == rel)
+                and (not current or e.get("valid_to") is None)]
+
+    def _edge(self, scope: Scope, item_id: str) -> dict:
+        found = next((e for e in self._edges_of(scope, current=False) if e["id"] == item_id), None)
+        if found is None:
+            raise NotFound(f"profile item {item_id} not found", field="item_id")
+        return found
+
+    # -- the port ---------------------------------------------------------------------------
+
+    def upsert_fact(self, scope: Scope, fact: Fact) -> tuple[str, dict | None, dict]:
+        spec = PREDICATES[fact.predicate]
+        rel, now = fact.predicate.value, utcnow()
+        key = _object_key(scope, spec.target, fact.object)
+        valid_from, observed = fact.valid_from or now, fact.observed_at or now
+        self.users.setdefault(_uid(scope), {"tenant": scope.tenant, "user_id": scope.user_id, "created_at": now})
+        self.objects.setdefault(key, {"label": spec.target.value, "name": fact.object, "tenant": scope.tenant,
+                                      "created_at": now})
+        current = next((e for e in self._edges_of(scope, rel=rel) if e["key"] == key), None)
+        if current is not None:
+            before = self._item(current)
+            again = reinforce_edge(EdgeClaim(current["id"], TrustSource(current["source"]), current["confidence"]),
+                                   fact.source, fact.confidence)
+            confirmed = current.get("confirmed_at") or current["created_at"]
+            current.update(confidence=again.confidence, updated_at=now, source=again.source.value,
+                           confirmed_at=observed if observed > confirmed else confirmed,
+                           message_ids=current["message_ids"] + [m for m in fact.message_ids
+                                                                 if m not in current["message_ids"]])
+            return "reinforced", before, self._item(current)
+        functional, opposite = contradicted_by(fact.predicate)
+        contradicted = []
+        if functional:
+            contradicted += [e for e in self._edges_of(scope, rel=rel) if e["key"] != key]
+        if opposite is not None:
+            contradicted += [e for e in self._edges_of(scope, rel=opposite.value) if e["key"] == key]
+        new_id = f"e-{uuid.uuid4().hex[:20]}"
+        resolution = resolve_contradictions(
+            fact.source, fact.confidence, [EdgeClaim(e["id"], TrustSource(e["source"]), e["confidence"])
+                                           for e in contradicted])
+        for edge in self.edges:
+            if edge["id"] in resolution.close:
+                edge.update(valid_to=valid_from, closed_by=new_id, updated_at=now)
+        edge = {"uid": _uid(scope), "rel": rel, "key": key, "id": new_id, "confidence": fact.confidence,
+                "source": fact.source.value, "created_at": now, "updated_at": now, "confirmed_at": observed,
+                "valid_from": valid_from, "valid_to": valid_from if resolution.contested else None,
+                "message_ids": list(fact.message_ids), "tags": list(resolution.tags(fact.tags)),
+                "weight": fact.weight, "sensitive": spec.sensitive, "sealed": fact.sealed, "counter_evidence": []}
+        self.edges.append(edge)
+        return ("contested" if resolution.contested else "created"), None, self._item(edge)
+
+    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None) -> list[dict]:
+        edges = self._edges_of(scope, current=not include_history)
+        edges = sorted(edges, key=lambda e: e["updated_at"], reverse=True)
+        edges.sort(key=lambda e: e["confidence"] * (e["weight"] if e.get("weight") is not None else 1.0),
+                   reverse=True)
+        return [self._item(e) for e in (edges[:limit] if limit else edges)]
+
+    def item(self, scope: Scope, item_id: str) -> dict:
+        return self._item(self._edge(scope, item_id))
+
+    def update_item(self, scope: Scope, item_id: str, changes: dict) -> tuple[dict, dict]:
+        edge = self._edge(scope, item_id)
+        before = self._item(edge)
+        edge.update(clone(changes), updated_at=utcnow())
+        return before, self._item(edge)
+
+    def delete_item(self, scope: Scope, item_id: str) -> dict:
+        edge = self._edge(scope, item_id)
+        before = self._item(edge)
+        self.edges.remove(edge)
+        return before
+
+    def delete_user(self, scope: Scope) -> int:
+        uid, prefix = _uid(scope), f"{scope.tenant}|{scope.user_id}|"
+        targets = {e["key"] for e in self.edges if e["uid"] == uid}
+        deleted = 1 if self.users.pop(uid, None) is not None else 0
+        self.edges = [e for e in self.edges if e["uid"] != uid]
+        persons = [k for k, o in self.objects.items() if o["label"] == "Person" and k.startswith(prefix)]
+        for key in persons:
+            del self.objects[key]
+        self.edges = [e for e in self.edges if e["key"] not in persons]
+        deleted += len(persons)
+        linked = {e["key"] for e in self.edges}
+        orphans = [k for k in targets if k in self.objects and k not in linked]
+        for key in orphans:
+            del self.objects[key]
+        return deleted + len(orphans)
+
+    def count_user(self, scope: Scope) -> int:
+        prefix = f"{scope.tenant}|{scope.user_id}|"
+        persons = sum(1 for k, o in self.objects.items() if o["label"] == "Person" and k.startswith(prefix))
+        return (1 if _uid(scope) in self.users else 0) + persons
+

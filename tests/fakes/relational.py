@@ -1,0 +1,205 @@
+"""Fakes of the small PostgreSQL-backed stores: turn log, audit log, idempotency keys, user
+registry, tenant directory, behaviour patterns. Each keeps the real table's rows and answers as
+the adapter's SQL does (ordering, conflicts, defaults)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+from itertools import count
+
+from engram.adapters.idempotency import STALE
+from engram.domain.consent import decide_consent
+from engram.domain.model import Scope, Turn
+from engram.domain.records import AuditEntry, DeviceLink, UserState
+from engram.errors import Conflict, Unauthorized, Unprocessable
+
+from ._common import UserRows, as_json, clone, utcnow
+
+_TURN_COLUMNS = ("session_id", "device_id", "message_id", "role", "content", "truncated", "client_ts", "received_at")
+
+
+class InMemoryTurnLog(UserRows):
+    table = "turn_log"
+    time_column = "client_ts"
+
+    def append(self, scope: Scope, session_id: str, device_id: str, turns: list[Turn], *,
+               keep_content: bool = True) -> set[str]:
+        new: set[str] = set()
+        for t in turns:
+            # UNIQUE (tenant, user_id, message_id, client_ts), ON CONFLICT DO NOTHING
+            if any(r["message_id"] == t.message_id and r["client_ts"] == t.client_ts for r in self._of(scope)):
+                continue
+            self._insert({"tenant": scope.tenant, "user_id": scope.user_id, "session_id": session_id,
+                          "device_id": device_id, "message_id": t.message_id, "role": t.role.value,
+                          "content": t.content if keep_content else None, "content_sha256": t.raw_sha256,
+                          "truncated": t.truncated, "client_ts": t.client_ts, "received_at": utcnow()})
+            new.add(t.message_id)
+        return new
+
+    def turns(self, scope: Scope, message_ids: list[str] | None = None) -> list[dict]:
+        rows = [r for r in self._of(scope) if message_ids is None or r["message_id"] in message_ids]
+        rows.sort(key=lambda r: (r["client_ts"], r["message_id"]))
+        return [{c: r[c] for c in _TURN_COLUMNS} for r in rows]
+
+
+class InMemoryAuditLog(UserRows):
+    """Append-only: nothing but an erasure (``erase_user_rows``) removes a row."""
+
+    table = "audit_log"
+
+    def append(self, scope: Scope, entries: list[AuditEntry]) -> None:
+        for e in entries:
+            self._insert({"tenant": scope.tenant, "user_id": scope.user_id, "at": utcnow(), "actor": e.actor,
+                          "action": e.action, "store": e.store, "item_id": e.item_id, "source": e.source,
+                          "confidence": e.confidence,
+                          "before": as_json(e.before) if e.before is not None else None,
+                          "after": as_json(e.after) if e.after is not None else None})
+
+    def entries(self, scope: Scope) -> list[dict]:
+        return [{k: clone(v) for k, v in r.items() if k not in ("tenant", "user_id")} for r in self._of(scope)]
+
+    def delete_user(self, scope: Scope) -> int:  # the append-only trigger refuses a plain delete
+        raise PermissionError("audit_log is append-only (DELETE refused)")
+
+    def erase_user_rows(self, scope: Scope) -> dict[str, int]:
+        return {self.table: UserRows.delete_user(self, scope)}
+
+
+def _interval(text: str) -> timedelta:
+    amount, unit = text.split()
+    return timedelta(**{unit if unit.endswith("s") else unit + "s": int(amount)})
+
+
+class InMemoryIdempotencyStore:
+    stale = _interval(STALE)
+
+    def __init__(self) -> None:
+        self.keys: dict[tuple[str, str], dict] = {}
+        self.clock = utcnow
+
+    def claim(self, tenant: str, key: str, request_sha256: str) -> tuple[int, dict] | None:
+        row = self.keys.get((tenant, key))
+        if row is None or (row["status"] is None and row["created_at"] < self.clock() - self.stale
+                           and row["request_sha256"] == request_sha256):
+            self.keys[(tenant, key)] = {"request_sha256": request_sha256, "status": None, "response": None,
+                                        "created_at": self.clock()}
+            return None
+        if row["request_sha256"] != request_sha256:
+            raise Unprocessable("Idempotency-Key was already used for a different request", field="Idempotency-Key")
+        if row["status"] is None:
+            raise Conflict("a request with this Idempotency-Key is still in progress; retry later",
+                           field="Idempotency-Key")
+        return row["status"], clone(row["response"])
+
+    def complete(self, tenant: str, key: str, status: int, response: dict) -> None:
+        row = self.keys.get((tenant, key))
+        if row is not None:
+            row.update(status=status, response=as_json(response))
+
+    def release(self, tenant: str, key: str) -> None:
+        if (row := self.keys.get((tenant, key))) is not None and row["status"] is None:
+            del self.keys[(tenant, key)]
+
+
+class InMemoryUserRegistry:
+    def __init__(self) -> None:
+        self.users: dict[Scope, dict] = {}
+        self.consent_events: list[dict] = []
+        self.device_rows: dict[tuple[Scope, str], dict] = {}
+        self._ids = count(1)
+
+    def state(self, scope: Scope) -> UserState:
+        row = self.users.get(scope)
+        return UserState(**row, known=True) if row else UserState()
+
+    def ensure(self, scope: Scope, *, erasing: bool = False) -> None:
+        self.users.setdefault(scope, {"long_term_consent": False, "consent_version": 0, "consent_at": None,
+                                      "age": None, "child_mode": False, "erasing": erasing})
+
+    def set_consent(self, scope: Scope, long_term: bool, age: int | None) -> UserState:
+        decision = decide_consent(long_term, age)
+        row = self.users.get(scope)
+        if row is None:
+            row = self.users[scope] = {"long_term_consent": decision.long_term, "consent_version": 1,
+                                       "consent_at": utcnow(), "age": age, "child_mode": bool(decision.child_mode),
+                                       "erasing": False}
+        else:
+            row.update(long_term_consent=decision.long_term, consent_version=row["consent_version"] + 1,
+                       consent_at=utcnow(), age=row["age"] if age is None else age,
+                       child_mode=row["child_mode"] if decision.child_mode is None else decision.child_mode)
+        self.consent_events.append({"id": next(self._ids), "tenant": scope.tenant, "user_id": scope.user_id,
+                                    "long_term": row["long_term_consent"], "age": row["age"],
+                                    "version": row["consent_version"], "at": utcnow()})
+        return UserState(**row, known=True)
+
+    def link_device(self, scope: Scope, device_id: str, kind: str) -> DeviceLink:
+        self.ensure(scope)
+        row = self.device_rows.setdefault((scope, device_id), {"device_id": device_id, "linked_at": utcnow()})
+        row["kind"] = kind
+        return DeviceLink(**row)
+
+    def devices(self, scope: Scope) -> list[DeviceLink]:
+        rows = [r for (s, _), r in self.device_rows.items() if s == scope]
+        return [DeviceLink(**r) for r in sorted(rows, key=lambda r: (r["linked_at"], r["device_id"]))]
+
+    def consent_history(self, scope: Scope) -> list[dict]:
+        return [{k: e[k] for k in ("long_term", "age", "version", "at")} for e in self.consent_events
+                if (e["tenant"], e["user_id"]) == (scope.tenant, scope.user_id)]
+
+    # -- what the erasure store touches ------------------------------------------------------
+
+    def mark_erasing(self, scope: Scope) -> bool:
+        known = scope in self.users
+        self.ensure(scope, erasing=True)
+        self.users[scope]["erasing"] = True
+        return known
+
+    def drop(self, scope: Scope) -> None:
+        self.users.pop(scope, None)
+
+    def user_rows(self, scope: Scope) -> dict[str, int]:
+        return {"consent_events": len(self.consent_history(scope)),
+                "devices": sum(1 for s, _ in self.device_rows if s == scope)}
+
+    def erase_user_rows(self, scope: Scope) -> dict[str, int]:
+        counts = self.user_rows(scope)
+        self.consent_events = [e for e in self.consent_events
+                               if (e["tenant"], e["user_id"]) != (scope.tenant, scope.user_id)]
+        self.device_rows = {k: v for k, v in self.device_rows.items() if k[0] != scope}
+        return counts
+
+
+class InMemoryTenantDirectory:
+    """API keys by their SHA-256, never in clear."""
+
+    def __init__(self) -> None:
+        self.by_hash: dict[str, str] = {}
+
+    def register(self, tenant_id: str, api_key: str) -> None:
+        self.by_hash[hashlib.sha256(api_key.encode()).hexdigest()] = tenant_id
+
+    def tenant_for(self, api_key: str) -> str:
+        found = self.by_hash.get(hashlib.sha256(api_key.encode()).hexdigest())
+        if found is None:
+            raise Unauthorized("unknown API key", field="Authorization")
+        return found
+
+
+class InMemoryPatternStore(UserRows):
+    table = "behaviour_patterns"
+
+    def replace(self, scope: Scope, counts: dict[tuple[str, int, int], int]) -> int:
+        UserRows.delete_user(self, scope)
+        for (type_, weekday, hour), n in sorted(counts.items()):
+            self._insert({"tenant": scope.tenant, "user_id": scope.user_id, "type": type_, "weekday": weekday,
+                          "hour": hour, "count": n, "updated_at": utcnow()})
+        return len(counts)
+
+    def patterns(self, scope: Scope) -> list[dict]:
+        rows = sorted(self._of(scope), key=lambda r: (-r["count"], r["type"], r["weekday"], r["hour"]))
+        return [{k: r[k] for k in ("type", "weekday", "hour", "count")} for r in rows]
+
+
+__all__ = ["InMemoryAuditLog", "InMemoryIdempotencyStore", "InMemoryPatternStore", "InMemoryTenantDirectory",
+           "InMemoryTurnLog", "InMemoryUserRegistry"]

@@ -1,0 +1,231 @@
+"""Recall orchestration on the fakes: deadlines, the breaker, session expansion, the guard,
+fusion, verbatim originals, and the per-Lambda runner giving the in-process answer."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.domain.fusion import NO_RECORD_BLOCK, RecallItem
+from engram.domain.records import SessionRef
+from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
+from tests.unit.support import failing, say, slow
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def memory(deps, consenting):
+    """Alice's memory: a sensitive allergy, a taste, a task, a trip; her phone's session points at jazz."""
+    say(deps, consenting, "I'm allergic to peanuts.", "I love jazz music.", "Remind me to call the dentist",
+        "I went hiking in the Alps with my brother.")
+    deps.sessions.set_fields(SessionRef(consenting, "phone", "s1"), {"current_item": "jazz music",
+                                                                     "restaurant": "Luigi's trattoria"})
+    return consenting
+
+
+def ask(deps, scope, query, *, session=False, k=10, deadlines=None) -> dict:
+    request = RecallRequest.parse(scope, query, k, NOW.isoformat(), "s1" if session else None,
+                                  "phone" if session else None)
+    return run_in_process(deps, request, deadlines_ms=deadlines)
+
+
+def layers(answer) -> set[str]:
+    return {i["layer"] for i in answer["items"]}
+
+
+def texts(answer, layer=None) -> list[str]:
+    return [i["text"] for i in answer["items"] if layer is None or i["layer"] == layer]
+
+
+def test_every_layer_answers_when_all_is_well(deps, memory):
+    answer = ask(deps, memory, "What am I allergic to?")
+    assert answer["degraded"] == [] and answer["no_record"] is False
+    assert texts(answer, "profile")[0] == "allergic to: peanuts"  # revealed for the user
+    assert any("peanuts" in t for t in texts(answer, "episode"))
+    assert set(answer["timings_ms"]) >= {"session", "tasks", "profile", "episodes", "archive", "fuse", "total"}
+
+
+# -- degradation and the breaker ---------------------------------------------------------------
+
+def test_a_step_past_its_deadline_is_degraded_and_the_rest_still_answers(deps, memory):
+    slowed = deps.with_(graph=slow(deps.graph, "items", 0.3))
+    answer = ask(slowed, memory, "What am I allergic to?", deadlines={"profile": 30})
+    assert answer["degraded"] == ["profile"]
+    assert "profile" not in layers(answer) and any("peanuts" in t for t in texts(answer, "episode"))
+    assert answer["timings_ms"]["profile"] == 30
+
+
+def test_a_store_error_degrades_the_step_and_opens_the_breaker(deps, memory):
+    broken = failing(deps.graph, "items")
+    down = deps.with_(graph=broken)
+    first = ask(down, memory, "What am I allergic to?")
+    assert first["degraded"] == ["profile"] and "episode" in layers(first)
+    assert BREAKER.is_open("profile") and broken.calls == 1
+    second = ask(down, memory, "What am I allergic to?")
+    assert second["degraded"] == ["profile"] and broken.calls == 1  # skipped, the store was not asked
+
+
+def test_an_open_breaker_closes_after_reset_and_the_step_answers_again(deps, memory):
+    ask(deps.with_(graph=failing(deps.graph, "items")), memory, "What am I allergic to?")
+    BREAKER.reset()
+    assert ask(deps, memory, "What am I allergic to?")["degraded"] == []
+
+
+def _slow_requests(deps, scope, n):
+    slowed = deps.with_(graph=slow(deps.graph, "items", 0.15))
+    for _ in range(n):
+        assert ask(slowed, scope, "What am I allergic to?", deadlines={"profile": 20})["degraded"] == ["profile"]
+    time.sleep(0.3)  # the abandoned calls finish late: that is the same miss, not another one
+
+
+def test_one_missed_deadline_does_not_open_the_breaker(deps, memory):
+    _slow_requests(deps, memory, 1)
+    assert not BREAKER.is_open("profile")
+
+
+def test_two_missed_deadlines_do_not_open_the_breaker(deps, memory):
+    _slow_requests(deps, memory, 2)
+    assert not BREAKER.is_open("profile")
+
+
+def test_three_missed_deadlines_in_a_row_open_it(deps, memory):
+    _slow_requests(deps, memory, 3)
+    assert BREAKER.is_open("profile")
+
+
+def test_an_answer_in_time_resets_the_count_of_misses(deps, memory):
+    _slow_requests(deps, memory, 2)
+    ask(deps, memory, "What am I allergic to?")
+    _slow_requests(deps, memory, 1)
+    assert not BREAKER.is_open("profile")
+
+
+# -- session, guard, fusion --------------------------------------------------------------------
+
+def test_that_one_is_read_as_the_sessions_current_item(deps, memory):
+    with_session = ask(deps, memory, "Do I still like that one?", session=True)
+    assert "has preference: jazz music" in texts(with_session, "profile")
+    assert with_session["memory_dependent"] is False
+    without = ask(deps, memory, "Do I still like that one?")
+    assert "has preference: jazz music" not in texts(without, "profile")
+
+
+def test_a_session_field_answers_directly(deps, memory):
+    answer = ask(deps, memory, "Which restaurant did we pick?", session=True)
+    [item] = [i for i in answer["items"] if i["layer"] == "session"]
+    assert item["text"] == "restaurant: Luigi's trattoria" and item["memory_id"] == "session:s1:restaurant"
+
+
+def test_a_memory_question_with_nothing_relevant_is_no_record(deps, memory):
+    answer = ask(deps, memory, "Do you remember what I told you about my snowboard?")
+    assert answer["memory_dependent"] is True and answer["no_record"] is True
+    assert answer["items"] == [] and answer["context_block"] == NO_RECORD_BLOCK
+
+
+def test_a_memory_question_with_a_record_is_answered(deps, memory):
+    answer = ask(deps, memory, "Do you remember what I'm allergic to?")
+    assert answer["memory_dependent"] is True and answer["no_record"] is False
+    assert "allergic to: peanuts" in texts(answer) and "peanuts" in answer["context_block"]
+
+
+def test_an_empty_memory_is_no_record(deps, alice):
+    answer = ask(deps, alice, "What am I allergic to?")
+    assert answer["no_record"] is True and answer["items"] == []
+
+
+def test_k_bounds_the_answer(deps, memory):
+    assert len(ask(deps, memory, "What do I like and what am I allergic to?", k=1)["items"]) == 1
+
+
+def _item(memory_id, layer, score, message_ids, relevance=1.0):
+    return RecallItem(memory_id=memory_id, layer=layer, type="fact", text=memory_id, confidence=1.0,
+                      decayed_confidence=1.0, trust_source="rule", needs_confirmation=False, valid_from=None,
+                      valid_to=None, provenance={"message_ids": message_ids}, score=score, relevance=relevance)
+
+
+def test_fusion_drops_repeats_and_covered_items_and_keeps_k(alice):
+    request = RecallRequest.parse(alice, "what do I like", 3, NOW.isoformat())
+    results = [
+        StepResult("profile", [_item("p1", "profile", 0.9, ["m1"]), _item("p2", "profile", 0.8, ["m1"])]),
+        StepResult("episodes", [_item("p1", "episode", 0.5, ["m9"]), _item("e1", "episode", 0.7, ["m1"]),
+                                _item("e2", "episode", 0.6, ["m2"]), _item("e3", "episode", 0.1, ["m3"])]),
+    ]
+    answer = RECALL_PLAN.finish(RECALL_PLAN.context(request, {}), results)
+    # p2 only repeats m1 within the profile layer; the episode "p1" repeats a memory id; k=3
+    assert [i["memory_id"] for i in answer["items"]] == ["p1", "e1", "e2"]
+    assert answer["items"][0]["score"] == pytest.approx(0.9 * 1.1)
+
+
+# -- verbatim originals ------------------------------------------------------------------------
+
+def test_a_verbatim_question_brings_the_original_turns(deps, memory):
+    answer = ask(deps, memory, "What exactly did I say about the dentist?", k=20)
+    originals = texts(answer, "archive")
+    assert "user said: Remind me to call the dentist" in originals
+    assert "user said: I'm allergic to peanuts." in originals  # a sealed turn, revealed for the user
+    assert all(i["type"] == "original_turn" for i in answer["items"] if i["layer"] == "archive")
+
+
+def test_other_questions_do_not_read_the_originals(deps, memory):
+    assert "archive" not in layers(ask(deps, memory, "What did I say about the dentist?", k=20))
+
+
+def test_a_broken_turn_log_degrades_only_the_originals(deps, memory):
+    answer = ask(deps.with_(turns=failing(deps.turns, "turns")), memory, "What exactly did I say about the dentist?")
+    assert answer["degraded"] == ["archive"] and "episode" in layers(answer)
+
+
+# -- the per-Lambda runner ---------------------------------------------------------------------
+
+def _through_lambdas(deps, request: RecallRequest) -> dict:
+    """The state machine's chaining of ``run_step``, each payload through JSON."""
+    def step(name, event):
+        return json.loads(json.dumps(run_step(deps, name, json.loads(json.dumps(event)))))
+
+    payload = request.to_json()
+    session = step("session", payload)
+    results = [step(name, {"request": payload, "session": session}) for name in ("tasks", "profile", "episodes")]
+    fuse = {"request": payload, "session": session, "layers": results}
+    if session["wants_verbatim"]:
+        episodes = next(r for r in results if r["step"] == "episodes")
+        fuse["originals"] = step("archive", {"request": payload, "session": session, "episodes": episodes})
+    return step("fuse", fuse)
+
+
+@pytest.mark.parametrize(("query", "session"), [
+    ("What am I allergic to?", False),
+    ("Do I still like that one?", True),
+    ("What exactly did I say about the dentist?", True),
+    ("Do you remember what I told you about my snowboard?", False),
+    ("Which restaurant did we pick and what was that task?", True),
+])
+def test_run_step_chain_gives_the_in_process_answer(deps, memory, query, session):
+    request = RecallRequest.parse(memory, query, 10, NOW.isoformat(), "s1" if session else None,
+                                  "phone" if session else None)
+    expected = run_in_process(deps, request)
+    answer = _through_lambdas(deps, request)
+    assert answer["items"] == expected["items"]
+    assert (answer["no_record"], answer["memory_dependent"], answer["degraded"]) == (
+        expected["no_record"], expected["memory_dependent"], expected["degraded"])
+    assert answer["context_block"] == expected["context_block"]
+
+
+def test_run_step_reports_a_failing_store_as_degraded(deps, memory):
+    payload = RecallRequest.parse(memory, "What am I allergic to?", 10, NOW.isoformat()).to_json()
+    session = run_step(deps, "session", payload)
+    out = run_step(deps.with_(graph=failing(deps.graph, "items")), "profile", {"request": payload, "session": session})
+    assert (out["step"], out["degraded"], out["reason"], out["items"]) == ("profile", True, "StoreUnavailable", [])
+
+
+def test_recall_on_step_functions_hands_over_the_request(settings, memory):
+    from tests.fakes import fake_deps
+
+    deps = fake_deps(settings.model_copy(update={"recall_runner": "stepfunctions",
+                                                 "recall_state_machine_arn": "arn:aws:states:r:1:stateMachine:recall"}))
+    deps.workflows.runner = lambda arn, payload: {"items": [], "echo": payload}
+    request = RecallRequest.parse(memory, "What am I allergic to?", 5, NOW.isoformat())
+    assert recall(deps, request)["echo"] == request.to_json()
