@@ -1,8 +1,8 @@
 """Archival throughput: one day of turns written to Parquet on S3 by the archive service.
 
-    python -m engram.bench.archive --turns 100000 --users 1000 [--no-seal] [--bucket NAME]
+    python -m local.bench.archive --turns 100000 --users 1000 [--no-seal] [--bucket NAME]
 
-Generates the turns straight into ``turn_log`` (COPY; text in the style of ``bench.corpus``) on a
+Generates the turns straight into ``turn_log`` (COPY; text in the style of ``local.bench.corpus``) on a
 day of their own, then runs the archive steps in-process for that day: every shard, the
 manifest, and the verification re-read. Prints rows/s and MB/s (of the turn log rows read, and
 of the Parquet written) and the compressed bytes per turn. With sealing on (the default, as
@@ -18,7 +18,11 @@ import random
 import time
 import uuid
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
+
+from engram.bootstrap import Dependencies, build
+from engram.config import get_settings
+from engram.service import archival
+from local.stackctl.common import RUN_DIR
 
 from . import corpus, use_local_stack
 
@@ -28,24 +32,22 @@ def _bucket(given: str | None) -> str:
         return given
     if os.environ.get("ENGRAM_ARCHIVE_BUCKET"):
         return os.environ["ENGRAM_ARCHIVE_BUCKET"]
-    state = Path(os.environ.get("ENGRAM_RUN_DIR", ".run")) / "stack.json"
+    state = RUN_DIR / "stack.json"
     if state.exists():
         return json.loads(state.read_text())["archive_bucket"]
     raise SystemExit("no archive bucket: pass --bucket or set ENGRAM_ARCHIVE_BUCKET (local/stack status shows it)")
 
 
-def generate(day: date, turns: int, users: int, tenant: str) -> int:
+def generate(deps: Dependencies, day: date, turns: int, users: int, tenant: str) -> int:
     """``turns`` rows over ``users`` users on ``day``; returns the bytes of text generated."""
     import hashlib
-
-    from ..adapters import postgres
 
     texts = [t["content"] for t in corpus.turns(2000, seed=23)]
     rng = random.Random(29)
     start = datetime(day.year, day.month, day.day, tzinfo=UTC)
     step = 86_399_000_000 // turns  # microseconds: the whole day, in order
     size = 0
-    with postgres.connection() as conn, conn.cursor() as cur:
+    with deps.clients.pg() as conn, conn.cursor() as cur:
         with cur.copy("COPY turn_log (tenant, user_id, session_id, device_id, message_id, role, content, "
                       "content_sha256, truncated, client_ts) FROM STDIN") as copy:
             for i in range(turns):
@@ -60,7 +62,7 @@ def generate(day: date, turns: int, users: int, tenant: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engram.bench.archive", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m local.bench.archive", description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=100_000)
     parser.add_argument("--users", type=int, default=1_000)
     parser.add_argument("--shards", type=int, default=None, help="default: ENGRAM_ARCHIVE_SHARDS (4)")
@@ -69,28 +71,26 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     use_local_stack()
-    os.environ["ENGRAM_ARCHIVE_BUCKET"] = _bucket(args.bucket)
-    os.environ["ENGRAM_ARCHIVE_SEAL"] = "false" if args.no_seal else "true"
-    from ..adapters.archive_store import ArchiveStore
-    from ..service import archival
+    deps = build(get_settings().model_copy(update={"archive_bucket": _bucket(args.bucket),
+                                                   "archive_seal": not args.no_seal}))
 
     # A day nobody else uses (archived objects are locked, so each run needs a fresh day).
     day = date(2000, 1, 1) + timedelta(days=random.SystemRandom().randrange(5000))
     tenant = f"bench-{uuid.uuid4().hex[:8]}"
     t0 = time.perf_counter()
-    text_bytes = generate(day, args.turns, args.users, tenant)
+    text_bytes = generate(deps, day, args.turns, args.users, tenant)
     t1 = time.perf_counter()
-    plan = archival.plan(day, args.shards)
-    results = [archival.archive_shard(w["day"], w["shard"], w["shards"]) for w in plan["work"]]
+    plan = archival.plan(deps, day, args.shards)
+    results = [archival.archive_shard(deps, w["day"], w["shard"], w["shards"]) for w in plan["work"]]
     t2 = time.perf_counter()
-    manifest = archival.write_manifest(plan["day"], plan["shards"], results)
+    manifest = archival.write_manifest(deps, plan["day"], plan["shards"], results)
     t3 = time.perf_counter()
-    verified = archival.verify(plan["day"])
+    verified = archival.verify(deps, plan["day"])
     t4 = time.perf_counter()
 
-    store = ArchiveStore()
+    s3, bucket = deps.clients.aws("s3"), deps.settings.archive_bucket
     objects = [o for r in results for o in r["objects"] if o["kind"] == "turns"]
-    parquet = sum(store.head(o["key"])["ContentLength"] for o in objects)
+    parquet = sum(s3.head_object(Bucket=bucket, Key=o["key"])["ContentLength"] for o in objects)
     rows = sum(o["rows"] for o in objects)
     archive_s = t2 - t1
     mb = 1024 * 1024

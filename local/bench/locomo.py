@@ -1,6 +1,6 @@
 """LoCoMo retrieval benchmark: Engram's recall against a plain dense top-k, in one run.
 
-    python -m engram.bench.locomo --data FILE --k 5 10 20 --json OUT [--api-url URL --api-key KEY]
+    python -m local.bench.locomo --data FILE --k 5 10 20 --json OUT [--limit N] [--api-url URL --api-key KEY]
 
 Each conversation is ingested through the HTTP API as one user (message id = ``dia_id``, client
 time = the session's date); every question of categories 1-4 is asked through recall. The
@@ -22,10 +22,11 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from ..adapters import embedder
-from ..domain.model import Scope
-from ..service.stores import default_stores
-from . import use_local_stack
+from engram.adapters.episode_store import EpisodeStore
+from engram.bootstrap import Dependencies, bootstrap
+from engram.domain.model import Scope
+
+from . import bench_tenant, use_local_stack
 
 CATEGORIES = ("1", "2", "3", "4")
 _SESSION = re.compile(r"^session_(\d+)$")
@@ -92,10 +93,18 @@ def percentiles(values: list[float]) -> dict:
     return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99)}
 
 
+def knn_floor(deps: Dependencies, scope: Scope, vector: list[float], k: int) -> list[dict]:
+    """The floor: one filtered k-NN query for the user's events (all tiers) in the episode store."""
+    body = {"size": k, "_source": {"excludes": ["vector"]}, "query": {"knn": {"vector": {
+        "vector": vector, "k": k, "filter": {"bool": {"filter": EpisodeStore.scope_filter(scope, "all")}}}}}}
+    return deps.clients.opensearch.search(index=deps.settings.episode_index, routing=scope.key,
+                                          body=body)["hits"]["hits"]
+
+
 class Client:
     """The HTTP API, remote or in-process."""
 
-    def __init__(self, api_url: str | None, api_key: str | None) -> None:
+    def __init__(self, deps: Dependencies, api_url: str | None, api_key: str | None) -> None:
         import httpx
 
         if api_url:
@@ -105,12 +114,10 @@ class Client:
         else:
             from fastapi.testclient import TestClient
 
-            from ..api.app import create_app
-            from ..service.tenants import ensure_tenant_key
+            from engram.api.app import create_app
 
-            self.tenant, self.key = f"bench-{uuid.uuid4().hex[:8]}", f"bench-{uuid.uuid4().hex}"
-            ensure_tenant_key(self.tenant, self.key)
-            self.http = TestClient(create_app())
+            self.tenant, self.key = bench_tenant(deps)
+            self.http = TestClient(create_app(deps))
 
     def post(self, path: str, body: dict) -> dict:
         response = self.http.post(path, json=body, headers={"Authorization": f"Bearer {self.key}"})
@@ -119,12 +126,11 @@ class Client:
         return response.json()
 
 
-def run(data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
+def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
     top = max(ks)
     per_question, e2e, by_step = [], [], {}
     floor_embed, floor_knn = [], []
     ingest_seconds, turns_total = 0.0, 0
-    episodes = default_stores().episodes
     for conv in data:
         user = f"locomo-{conv['sample_id']}-{uuid.uuid4().hex[:6]}"
         messages = conversation_turns(conv)
@@ -140,7 +146,7 @@ def run(data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
         scope = Scope(tenant, user)
         # The baseline: each turn's own text embedded alone by the same model, exact top-k.
         turn_ids = [m["message_id"] for m in messages]
-        turn_vectors = np.asarray(embedder.embed([m["content"] for m in messages]))
+        turn_vectors = np.asarray(deps.embedder.embed([m["content"] for m in messages]))
         for index, qa in enumerate(conv["qa"]):
             if str(qa.get("category")) not in CATEGORIES or not evidence_ids(qa):
                 continue
@@ -151,9 +157,9 @@ def run(data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
             for step, ms in answer["timings_ms"].items():
                 by_step.setdefault(step, []).append(ms)
             t1 = time.perf_counter()
-            vector = embedder.embed([qa["question"]])[0]
+            vector = deps.embedder.embed([qa["question"]])[0]
             t2 = time.perf_counter()
-            episodes.knn(scope, vector, top, tier="all")  # the floor: one k-NN query in the store
+            knn_floor(deps, scope, vector, top)
             t3 = time.perf_counter()
             dense = [turn_ids[i] for i in np.argsort(-(turn_vectors @ np.asarray(vector)))[:top]]
             floor_embed.append((t2 - t1) * 1000)
@@ -201,7 +207,7 @@ def print_table(result: dict, ks: list[int]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engram.bench.locomo", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m local.bench.locomo", description=__doc__.split("\n")[0])
     parser.add_argument("--data", required=True)
     parser.add_argument("--k", type=int, nargs="+", default=[5, 10, 20])
     parser.add_argument("--json", dest="json_out")
@@ -213,12 +219,13 @@ def main(argv: list[str] | None = None) -> int:
     use_local_stack()
     with open(args.data, encoding="utf-8") as fh:
         data = json.load(fh)[: args.limit]
-    client = Client(args.api_url, args.api_key)
+    deps = bootstrap()
+    client = Client(deps, args.api_url, args.api_key)
     tenant = client.tenant or args.tenant
     if tenant is None:
         parser.error("--tenant is required with --api-url")
-    embedder.ensure_loaded()
-    result = run(data, sorted(args.k), client, tenant)
+    deps.embedder.warm_up()
+    result = run(deps, data, sorted(args.k), client, tenant)
     result["generated_at"] = datetime.now(UTC).isoformat()
     print_table(result, sorted(args.k))
     if args.json_out:

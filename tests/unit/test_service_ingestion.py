@@ -53,9 +53,25 @@ def test_step_by_step_through_json_equals_the_in_process_chain(settings, alice):
 def test_the_stepfunctions_runner_hands_the_request_to_the_state_machine(settings, alice):
     deps = fake_deps(settings.model_copy(update={"ingest_runner": "stepfunctions",
                                                  "ingest_state_machine_arn": "arn:sm:ingest"}))
-    request = body(message("hello there", "m1"))
-    ingest(deps, alice, request)
-    assert deps.turns.turns(alice) == []  # nothing ran in-process
+
+    def state_machine(_arn, payload):
+        value = payload
+        for step in INGEST_CHAIN:
+            value = json.loads(json.dumps(run_ingest_step(deps, step.name, value)))
+        return value
+
+    deps.workflows.runner = state_machine
+    result = ingest(deps, alice, body(message("hello there", "m1")))
+    assert result["message_ids"] == ["m1"] and [t["message_id"] for t in deps.turns.turns(alice)] == ["m1"]
+    [call] = deps.workflows.synced
+    assert call["state_machine_arn"] == "arn:sm:ingest" and call["payload"]["user_id"] == "alice"
+
+
+def test_the_stepfunctions_runner_needs_its_state_machine(settings, alice):
+    deps = fake_deps(settings.model_copy(update={"ingest_runner": "stepfunctions"}))
+    with pytest.raises(ValidationFailed) as caught:
+        ingest(deps, alice, body(message("hello there", "m1")))
+    assert caught.value.field == "runner" and deps.workflows.synced == []
 
 
 # -- consent -----------------------------------------------------------------------------------

@@ -66,7 +66,24 @@ def _degraded(step: Step, reason: str, ms: float) -> StepResult:
     return StepResult.failed(step.name, reason, ms)
 
 
-def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, deadline_ms: float) -> StepResult:
+class MissedDeadline:
+    """One late step is one missed deadline, counted by whoever sees it first: the runner that
+    stopped waiting for it, or the step itself when it finishes late after all."""
+
+    def __init__(self) -> None:
+        self._counted = False
+        self._lock = threading.Lock()
+
+    def count(self, step: str) -> None:
+        with self._lock:
+            if self._counted:
+                return
+            self._counted = True
+        BREAKER.record(step, "timeout")
+
+
+def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, deadline_ms: float,
+            missed: MissedDeadline | None = None) -> StepResult:
     """Run one step synchronously: breaker first, then the step; an error or a finish past the
     deadline is a degraded result, never an exception."""
     if BREAKER.is_open(step.name):
@@ -79,7 +96,7 @@ def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, de
         return _degraded(step, type(exc).__name__, (time.perf_counter() - started) * 1000)
     ms = (time.perf_counter() - started) * 1000
     if ms > deadline_ms:
-        BREAKER.record(step.name, "timeout")
+        (missed or MissedDeadline()).count(step.name)
         return _degraded(step, "deadline", float(deadline_ms))
     BREAKER.record(step.name, "ok")
     return StepResult(result.step, result.items, round(ms, 2), fields=result.fields, timings=result.timings)
@@ -115,13 +132,15 @@ def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan 
     first_ctx = plan.context(request, {})
 
     def submit(step: Step, ctx: RecallContext, inputs: dict):
-        return _pool().submit(execute, deps, step, ctx, inputs, deadlines[step.name])
+        missed = MissedDeadline()
+        return _pool().submit(execute, deps, step, ctx, inputs, deadlines[step.name], missed), missed
 
-    def settle(step: Step, future, timeout_s: float) -> StepResult:
+    def settle(step: Step, submitted, timeout_s: float) -> StepResult:
+        future, missed = submitted
         try:
             return future.result(timeout=max(timeout_s, 0.001))
         except FutureTimeout:
-            BREAKER.record(step.name, "timeout")
+            missed.count(step.name)  # the step's own late finish is this same miss, not another
             return _degraded(step, "deadline", float(deadlines[step.name]))
 
     results = []
