@@ -7,11 +7,8 @@ from engram.handlers import handler, metrics
 from engram.service import archival
 from engram.service.retention import apply_retention
 
-
-@handler
-def plan(deps, event):
-    """The day (given, else the day before the execution started) and one work item per shard."""
-    return archival.plan_execution(deps, event)
+# The day (given, else the day before the execution started) and one work item per shard.
+plan = handler(archival.plan_execution)
 
 
 @handler

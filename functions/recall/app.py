@@ -1,36 +1,13 @@
 """The recall steps under the Express RecallStateMachine (statemachines/recall.asl.json), one
-handler per step; payloads and the plan are in engram.service.recall (runners.run_step)."""
+handler per step of the plan; payloads in engram.service.recall (runners.run_step). ``archive``
+reads the originals of the episode hits when the question asks for verbatim detail."""
 
-from engram.handlers import handler
+from engram.handlers import handler, step
 from engram.service.recall import run_step
 
-
-@handler
-def session(deps, event):
-    return run_step(deps, "session", event)
-
-
-@handler
-def tasks(deps, event):
-    return run_step(deps, "tasks", event)
-
-
-@handler
-def profile(deps, event):
-    return run_step(deps, "profile", event)
-
-
-@handler
-def episodes(deps, event):
-    return run_step(deps, "episodes", event)
-
-
-@handler
-def archive(deps, event):
-    """The originals of the episode hits, when the question asks for verbatim detail."""
-    return run_step(deps, "archive", event)
-
-
-@handler
-def fuse(deps, event):
-    return run_step(deps, "fuse", event)
+session = handler(step(run_step, "session"))
+tasks = handler(step(run_step, "tasks"))
+profile = handler(step(run_step, "profile"))
+episodes = handler(step(run_step, "episodes"))
+archive = handler(step(run_step, "archive"))
+fuse = handler(step(run_step, "fuse"))

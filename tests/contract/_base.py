@@ -41,11 +41,16 @@ def wipe(deps, scope: Scope) -> None:
 
 
 class Contract:
-    """``make(deps)`` returns the implementation under test; subclasses in the test modules
-    implement it (and provide the ``deps`` fixture)."""
+    """``make(deps)`` returns the implementation under test. A subclass in a test module names
+    the part of ``Dependencies`` it tests (``part``) or overrides ``make``; the module provides the
+    ``deps`` fixture."""
+
+    part: str | None = None
 
     def make(self, deps):
-        raise NotImplementedError(f"{type(self).__name__} must say how to build the implementation")
+        if self.part is None:
+            raise NotImplementedError(f"{type(self).__name__} must say how to build the implementation")
+        return getattr(deps, self.part)
 
     @pytest.fixture
     def store(self, deps):

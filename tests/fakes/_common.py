@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+
+_last = datetime.min.replace(tzinfo=UTC)
 
 
 def utcnow() -> datetime:
-    return datetime.now(UTC)
+    """Now, strictly later than the previous call (as two statements' ``now()`` are)."""
+    global _last
+    _last = max(datetime.now(UTC), _last + timedelta(microseconds=1))
+    return _last
 
 
 def as_json(value: Any) -> Any:

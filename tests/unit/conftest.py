@@ -22,7 +22,8 @@ def _closed_breaker():
 
 @pytest.fixture
 def settings() -> Settings:
-    return Settings()
+    """Defaults, not the local stack's: tests/conftest.py exports the deployed erasure saga's ARN."""
+    return Settings(erasure_state_machine_arn=None, recall_runner="inprocess", ingest_runner="inprocess")
 
 
 @pytest.fixture

@@ -17,15 +17,19 @@ from tests.unit.support import body, failing, message
 USER = "/v1/users/alice"
 
 
-@pytest.fixture
-def api(deps):
-    """A client of the app over the fakes, with a tenant of its own (API keys are cached per
-    process, so every test gets a fresh key)."""
+def client_for(deps, tenant: str = "t1") -> TestClient:
+    """A client of the app over ``deps``, with an API key of its own for ``tenant`` (the API
+    caches keys per process, so every client gets a fresh one)."""
     key = f"key-{uuid.uuid4().hex}"
-    deps.tenants.register("t1", key)
+    deps.tenants.register(tenant, key)
     client = TestClient(create_app(deps), raise_server_exceptions=False)
     client.headers["Authorization"] = f"Bearer {key}"
     return client
+
+
+@pytest.fixture
+def api(deps) -> TestClient:
+    return client_for(deps)
 
 
 def error_of(response) -> tuple[int, str | None]:
@@ -57,21 +61,16 @@ def test_the_same_key_with_another_body_is_422(api, deps, alice):
 
 
 def test_keys_belong_to_their_tenant(api, deps):
-    key = f"key-{uuid.uuid4().hex}"
-    deps.tenants.register("t2", key)
     api.post(f"{USER}/messages", json=body(message("one", "m1")), headers={"Idempotency-Key": "k1"})
-    theirs = api.post(f"{USER}/messages", json=body(message("two", "m2")),
-                      headers={"Idempotency-Key": "k1", "Authorization": f"Bearer {key}"})
+    theirs = client_for(deps, "t2").post(f"{USER}/messages", json=body(message("two", "m2")),
+                                         headers={"Idempotency-Key": "k1"})
     assert theirs.status_code == 200 and "Idempotent-Replayed" not in theirs.headers
     assert [t["message_id"] for t in deps.turns.turns(Scope("t2", "alice"))] == ["m2"]
 
 
 def test_a_failed_attempt_releases_the_key_so_a_retry_runs(deps, alice):
-    down = deps.with_(episodes=failing(deps.episodes, "put", times=1))
-    key = f"key-{uuid.uuid4().hex}"
-    down.tenants.register("t1", key)
-    client = TestClient(create_app(down), raise_server_exceptions=False)
-    headers = {"Authorization": f"Bearer {key}", "Idempotency-Key": "k1"}
+    client = client_for(deps.with_(episodes=failing(deps.episodes, "put", times=1)))
+    headers = {"Idempotency-Key": "k1"}
     request = body(message("I love jazz music.", "m1"))
     failed = client.post(f"{USER}/messages", json=request, headers=headers)
     assert failed.status_code == 503 and failed.json()["error"]["code"] == "store_unavailable"
@@ -194,11 +193,8 @@ def test_recall_through_the_api(api):
 
 
 def test_an_unexpected_error_is_a_500_without_details(deps):
-    key = f"key-{uuid.uuid4().hex}"
-    deps.tenants.register("t1", key)
-    broken = deps.with_(turns=failing(deps.turns, "append", exc=RuntimeError("secret detail")))
-    client = TestClient(create_app(broken), raise_server_exceptions=False)
-    r = client.post(f"{USER}/messages", json=body(message("x", "m1")), headers={"Authorization": f"Bearer {key}"})
+    client = client_for(deps.with_(turns=failing(deps.turns, "append", exc=RuntimeError("secret detail"))))
+    r = client.post(f"{USER}/messages", json=body(message("x", "m1")))
     assert r.status_code == 500 and "secret" not in json.dumps(r.json())
 
 
@@ -211,6 +207,5 @@ def test_health_names_a_store_that_is_down(deps):
     def down():
         raise StoreUnavailable("redis: down")
 
-    client = TestClient(create_app(deps.with_(probes={**deps.probes, "redis": down})))
-    r = client.get("/v1/health")
+    r = client_for(deps.with_(probes={**deps.probes, "redis": down})).get("/v1/health")
     assert r.json()["status"] == "degraded" and r.json()["stores"]["redis"] == "down"

@@ -9,15 +9,29 @@ import pytest
 from engram.domain import crypto
 from engram.errors import Conflict, PayloadTooLarge, Unprocessable, ValidationFailed
 from engram.service.ingestion import INGEST_CHAIN, ingest, run_ingest, run_ingest_step
-from engram.service.profile import profile
+from engram.service.memories import feedback
+from engram.service.profile import correct_profile_item, profile
 from engram.service.routing import event_id
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
 from tests.unit.support import T0, body, message, say
 
 
-def episodes(deps, scope, tier="all"):
-    return sorted(deps.episodes.all_for_user(scope), key=lambda d: d["ts"]) if tier == "all" else None
+def episodes(deps, scope) -> list[dict]:
+    return sorted(deps.episodes.all_for_user(scope), key=lambda d: d["ts"])
+
+
+def comparable(result: dict) -> list[dict]:
+    """The extracted memories without the graph's edge ids (random per store)."""
+    return [{k: v for k, v in e.items() if not (e["kind"] == "profile" and k == "memory_id")}
+            for e in result["extracted"]]
+
+
+def through_lambdas(deps, value: dict) -> dict:
+    """The chain one step per Lambda: each step's JSON output is the next one's input."""
+    for step in INGEST_CHAIN:
+        value = json.loads(json.dumps(run_ingest_step(deps, step.name, json.loads(json.dumps(value)))))
+    return value
 
 
 def kinds(result):
@@ -37,30 +51,20 @@ def test_step_by_step_through_json_equals_the_in_process_chain(settings, alice):
     for d in (in_process, stepped):
         set_consent(d, alice, True, None)
     expected = run_ingest(in_process, alice, request)
-    value = {"tenant": alice.tenant, "user_id": alice.user_id, "body": request}
-    for step in INGEST_CHAIN:
-        value = json.loads(json.dumps(run_ingest_step(stepped, step.name, json.loads(json.dumps(value)))))
-    strip = [{k: v for k, v in e.items() if not (e["kind"] == "profile" and k == "memory_id")}
-             for e in expected["extracted"]]
-    assert [{k: v for k, v in e.items() if not (e["kind"] == "profile" and k == "memory_id")}
-            for e in value["extracted"]] == strip
+    value = through_lambdas(stepped, {"tenant": alice.tenant, "user_id": alice.user_id, "body": request})
+    assert comparable(value) == comparable(expected) and len(expected["extracted"]) == 4
     assert value["accepted"] == expected["accepted"] == 3
     assert value["message_ids"] == expected["message_ids"] == ["m1", "m2", "m3"]
-    assert episodes(stepped, alice) and [d["event_id"] for d in episodes(stepped, alice)] == [
-        d["event_id"] for d in episodes(in_process, alice)]
+    assert [d["event_id"] for d in episodes(stepped, alice)] == [d["event_id"] for d in episodes(in_process, alice)]
+    assert len(episodes(stepped, alice)) == 2
+    assert [(i["predicate"], i["message_ids"]) for i in stepped.graph.items(alice)] == [
+        (i["predicate"], i["message_ids"]) for i in in_process.graph.items(alice)] == [("allergic_to", ["m1"])]
 
 
 def test_the_stepfunctions_runner_hands_the_request_to_the_state_machine(settings, alice):
     deps = fake_deps(settings.model_copy(update={"ingest_runner": "stepfunctions",
                                                  "ingest_state_machine_arn": "arn:sm:ingest"}))
-
-    def state_machine(_arn, payload):
-        value = payload
-        for step in INGEST_CHAIN:
-            value = json.loads(json.dumps(run_ingest_step(deps, step.name, value)))
-        return value
-
-    deps.workflows.runner = state_machine
+    deps.workflows.runner = lambda _arn, payload: through_lambdas(deps, payload)
     result = ingest(deps, alice, body(message("hello there", "m1")))
     assert result["message_ids"] == ["m1"] and [t["message_id"] for t in deps.turns.turns(alice)] == ["m1"]
     [call] = deps.workflows.synced
@@ -129,7 +133,7 @@ def test_a_child_never_gets_long_term_memory_even_if_asked(deps, alice):
 def test_tentative_statements_are_tagged_and_weak(deps, consenting):
     say(deps, consenting, "Maybe I'm allergic to cats.")
     [doc] = episodes(deps, consenting)
-    assert "tentative" in doc["tags"] and doc["weight"] == 0.2 and doc["confidence"] <= 0.2
+    assert "tentative" in doc["tags"] and doc["weight"] == 0.2 and doc["confidence"] == pytest.approx(0.2)
     [item] = deps.graph.items(consenting)
     assert "tentative" in item["tags"] and item["confidence"] == pytest.approx(0.2)
 
@@ -209,6 +213,40 @@ def test_a_retry_writes_nothing_twice(deps, consenting):
     assert item["confidence"] == graph[0]["confidence"]
 
 
+# A device that reconnects sends its backlog again, message ids and all. Such a late retry should
+# change nothing, but routing rebuilds the event over the stored one and reinforces the belief
+# again (see the report): these document the gap until routing skips what is already stored.
+LATE_RETRY = "a late retry re-indexes the event over the stored one / reinforces the edge again"
+
+
+@pytest.mark.xfail(strict=True, reason=LATE_RETRY)
+def test_a_late_retry_keeps_a_merge(deps, alice):
+    first = body(message("I really enjoy long walks by the river.", "a-0"), session="s1")
+    run_ingest(deps, alice, first)
+    say(deps, alice, "I really enjoy long walks by the river.", session="s2", prefix="b", at=T0.replace(hour=12))
+    run_ingest(deps, alice, first)
+    [doc] = episodes(deps, alice)
+    assert doc["message_ids"] == ["a-0", "b-0"] and doc["merged_count"] == 2
+
+
+@pytest.mark.xfail(strict=True, reason=LATE_RETRY)
+def test_a_late_retry_keeps_feedback(deps, alice):
+    request = body(message("I went hiking in the Alps.", "m1"))
+    memory_id = run_ingest(deps, alice, request)["extracted"][0]["memory_id"]
+    feedback(deps, alice, memory_id, False)
+    run_ingest(deps, alice, request)
+    assert deps.episodes.get(alice, memory_id)["weight"] < 1.0
+
+
+@pytest.mark.xfail(strict=True, reason=LATE_RETRY)
+def test_a_late_retry_keeps_a_human_correction(deps, consenting):
+    request = body(message("I love jazz music.", "m1"))
+    run_ingest(deps, consenting, request)
+    correct_profile_item(deps, consenting, deps.graph.items(consenting)[0]["id"], None, 1.0)
+    run_ingest(deps, consenting, request)
+    assert deps.graph.items(consenting)[0]["confidence"] == 1.0  # 0.79: reinforced by the same message
+
+
 def test_a_near_duplicate_folds_into_the_event_it_repeats(deps, alice):
     first = say(deps, alice, "I really enjoy long walks by the river.", session="s1", prefix="a")
     second = say(deps, alice, "I really enjoy long walks by the river.", session="s2", prefix="b",
@@ -228,8 +266,9 @@ def test_the_per_user_cap_evicts_the_weakest(settings, alice):
         "We painted the kitchen green.", "Remind me to renew my passport")
     assert deps.episodes.count(alice, tier="hot") == 3
     assert deps.episodes.count(alice, tier="retrievable") == 5
-    evicted = [d for d in episodes(deps, alice) if d["evicted"]]
-    assert event_id(alice, "s1-202611200900-1") in {d["event_id"] for d in evicted}  # the tentative one
+    evicted = {d["event_id"] for d in episodes(deps, alice) if d["evicted"]}
+    # the tentative one (lowest weight), then the oldest of the equally weighted
+    assert evicted == {event_id(alice, "s1-202611200900-1"), event_id(alice, "s1-202611200900-0")}
     assert sum(e["action"] == "evict" for e in deps.audit.entries(alice)) == 2
 
 

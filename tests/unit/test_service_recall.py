@@ -12,6 +12,7 @@ import pytest
 from engram.domain.fusion import NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
+from engram.service.recall.runners import warm_up
 from tests.unit.support import failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -27,10 +28,14 @@ def memory(deps, consenting):
     return consenting
 
 
+def request_for(scope, query, *, session=False, k=10) -> RecallRequest:
+    """A recall at NOW, from alice's phone session when ``session``."""
+    return RecallRequest.parse(scope, query, k, NOW.isoformat(), "s1" if session else None,
+                               "phone" if session else None)
+
+
 def ask(deps, scope, query, *, session=False, k=10, deadlines=None) -> dict:
-    request = RecallRequest.parse(scope, query, k, NOW.isoformat(), "s1" if session else None,
-                                  "phone" if session else None)
-    return run_in_process(deps, request, deadlines_ms=deadlines)
+    return run_in_process(deps, request_for(scope, query, session=session, k=k), deadlines_ms=deadlines)
 
 
 def layers(answer) -> set[str]:
@@ -47,6 +52,14 @@ def test_every_layer_answers_when_all_is_well(deps, memory):
     assert texts(answer, "profile")[0] == "allergic to: peanuts"  # revealed for the user
     assert any("peanuts" in t for t in texts(answer, "episode"))
     assert set(answer["timings_ms"]) >= {"session", "tasks", "profile", "episodes", "archive", "fuse", "total"}
+
+
+def test_the_model_is_warmed_once_outside_the_deadlines(deps, alice):
+    warm_up(deps)
+    warm_up(deps)
+    assert deps.embedder.calls == 1
+    ask(deps, alice, "What am I allergic to?")
+    assert deps.embedder.calls == 2  # the query's own embedding only
 
 
 # -- degradation and the breaker ---------------------------------------------------------------
@@ -148,7 +161,7 @@ def _item(memory_id, layer, score, message_ids, relevance=1.0):
 
 
 def test_fusion_drops_repeats_and_covered_items_and_keeps_k(alice):
-    request = RecallRequest.parse(alice, "what do I like", 3, NOW.isoformat())
+    request = request_for(alice, "what do I like", k=3)
     results = [
         StepResult("profile", [_item("p1", "profile", 0.9, ["m1"]), _item("p2", "profile", 0.8, ["m1"])]),
         StepResult("episodes", [_item("p1", "episode", 0.5, ["m9"]), _item("e1", "episode", 0.7, ["m1"]),
@@ -204,8 +217,7 @@ def _through_lambdas(deps, request: RecallRequest) -> dict:
     ("Which restaurant did we pick and what was that task?", True),
 ])
 def test_run_step_chain_gives_the_in_process_answer(deps, memory, query, session):
-    request = RecallRequest.parse(memory, query, 10, NOW.isoformat(), "s1" if session else None,
-                                  "phone" if session else None)
+    request = request_for(memory, query, session=session)
     expected = run_in_process(deps, request)
     answer = _through_lambdas(deps, request)
     assert answer["items"] == expected["items"]
@@ -215,7 +227,7 @@ def test_run_step_chain_gives_the_in_process_answer(deps, memory, query, session
 
 
 def test_run_step_reports_a_failing_store_as_degraded(deps, memory):
-    payload = RecallRequest.parse(memory, "What am I allergic to?", 10, NOW.isoformat()).to_json()
+    payload = request_for(memory, "What am I allergic to?").to_json()
     session = run_step(deps, "session", payload)
     out = run_step(deps.with_(graph=failing(deps.graph, "items")), "profile", {"request": payload, "session": session})
     assert (out["step"], out["degraded"], out["reason"], out["items"]) == ("profile", True, "StoreUnavailable", [])
@@ -227,5 +239,5 @@ def test_recall_on_step_functions_hands_over_the_request(settings, memory):
     deps = fake_deps(settings.model_copy(update={"recall_runner": "stepfunctions",
                                                  "recall_state_machine_arn": "arn:aws:states:r:1:stateMachine:recall"}))
     deps.workflows.runner = lambda arn, payload: {"items": [], "echo": payload}
-    request = RecallRequest.parse(memory, "What am I allergic to?", 5, NOW.isoformat())
+    request = request_for(memory, "What am I allergic to?", k=5)
     assert recall(deps, request)["echo"] == request.to_json()

@@ -79,3 +79,12 @@ class ArchiveNotVerified(EngramError):
     """Retention was asked to drop data of a day that has no verified archive."""
 
     status, code = 409, "archive_not_verified"
+
+
+def error_named(name: str | None, message: str) -> EngramError:
+    """The error a failed step raised, rebuilt from its class name (the Step Functions ``error``
+    of a Lambda task); an unknown name is a store failure."""
+    def subclasses(cls: type) -> list[type]:
+        return [cls, *(s for sub in cls.__subclasses__() for s in subclasses(sub))]
+    found = next((c for c in subclasses(EngramError) if c.__name__ == name), None)
+    return (found or StoreUnavailable)(message)

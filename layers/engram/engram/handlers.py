@@ -10,9 +10,15 @@ from ``POWERTOOLS_SERVICE_NAME`` and ``POWERTOOLS_METRICS_NAMESPACE`` (template.
 Nothing here connects to anything at import: the stores are reached through ``bootstrap()`` inside
 the first invocation, so an import error and a store outage are told apart.
 
+A service entry point that already takes ``(deps, event)`` is its own handler; a chain's step runner
+``run(deps, name, event)`` gets one handler per step through ``step``; anything else is a function:
+
+    validate = handler(erasure.validate)
+    episodes = handler(step(run_step, "episodes"))
+
     @handler
-    def episodes(deps, event):
-        return run_step(deps, "episodes", event)
+    def verify(deps, event):
+        return archival.verify(deps, event["day"])
 """
 
 from __future__ import annotations
@@ -49,6 +55,16 @@ def _with_dependencies(fn: Service, event: Any, context: LambdaContext) -> Any:
         return fn(bootstrap(), event)
     finally:
         _context.reset(token)
+
+
+def step(run: Callable[[Dependencies, str, Any], Any], name: str) -> Service:
+    """``run(deps, name, event)`` as ``fn(deps, event)``, named after the step (in logs and traces)."""
+
+    def call(deps: Dependencies, event: Any) -> Any:
+        return run(deps, name, event)
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 def handler(fn: Service) -> Callable[[Any, LambdaContext], Any]:

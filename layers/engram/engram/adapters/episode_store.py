@@ -67,6 +67,17 @@ def _unavailable(exc: Exception) -> StoreUnavailable:
     return StoreUnavailable(f"episode store: {exc}")
 
 
+# An update applies only to the owner's document: ids are unique per index, not per user, so an
+# update by id alone through another scope would reach (and change) someone else's event.
+_OWNED_UPDATE = ("if (ctx._source.tenant == params.tenant && ctx._source.user_id == params.user_id) "
+                 "{ ctx._source.putAll(params.doc) } else { ctx.op = 'none' }")
+
+
+def _owned_update(scope: Scope, fields: dict) -> dict:
+    return {"script": {"source": _OWNED_UPDATE, "lang": "painless",
+                       "params": {"tenant": scope.tenant, "user_id": scope.user_id, "doc": fields}}}
+
+
 class EpisodeStore:
     def __init__(self, clients: Clients, settings: Settings, dimension: int = 384) -> None:
         self._clients = clients
@@ -110,7 +121,7 @@ class EpisodeStore:
 
     def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
         try:
-            self.client.update(index=self.index, id=event_id, routing=scope.key, body={"doc": fields},
+            self.client.update(index=self.index, id=event_id, routing=scope.key, body=_owned_update(scope, fields),
                                refresh="true" if refresh else "false")
         except NotFoundError:
             return
@@ -281,7 +292,7 @@ class EpisodeStore:
     def bulk_update(self, updates: list[tuple[Scope, str, dict]]) -> None:
         if not updates:
             return
-        actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": s.key, "doc": doc}
+        actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": s.key, **_owned_update(s, doc)}
                    for s, i, doc in updates]
         try:
             helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
@@ -291,8 +302,15 @@ class EpisodeStore:
     def delete_ids(self, targets: list[tuple[Scope, str]]) -> int:
         if not targets:
             return 0
-        actions = [{"_op_type": "delete", "_index": self.index, "_id": i, "_routing": s.key} for s, i in targets]
         try:
+            # Only the owner's documents: a delete by id alone cannot check whose it is.
+            found = self.client.mget(index=self.index, body={"docs": [
+                {"_id": i, "routing": s.key, "_source": ["tenant", "user_id"]} for s, i in targets]})["docs"]
+            owned = [(s, i) for (s, i), d in zip(targets, found, strict=True) if d.get("found")
+                     and (d["_source"].get("tenant"), d["_source"].get("user_id")) == (s.tenant, s.user_id)]
+            if not owned:
+                return 0
+            actions = [{"_op_type": "delete", "_index": self.index, "_id": i, "_routing": s.key} for s, i in owned]
             ok, _ = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc

@@ -7,7 +7,7 @@ import logging
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from ..errors import StoreUnavailable
+from ..errors import StoreUnavailable, error_named
 from .clients import Clients
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,14 @@ class StepFunctionsGateway:
         except (BotoCoreError, ClientError) as exc:
             raise StoreUnavailable(f"step functions: {exc}") from exc
         if result["status"] != "SUCCEEDED":
-            raise StoreUnavailable(f"step functions: {result.get('error')}: {str(result.get('cause'))[:300]}")
+            # A step's own refusal (ValidationFailed, Conflict, ...) keeps its class and status.
+            cause = result.get("cause") or ""
+            try:
+                parsed = json.loads(cause)
+            except ValueError:
+                parsed = None
+            message = parsed.get("errorMessage", "") if isinstance(parsed, dict) else str(cause)[:300]
+            raise error_named(result.get("error"), message or f"step functions: {result.get('error')}")
         return json.loads(result["output"])
 
 

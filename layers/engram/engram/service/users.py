@@ -25,8 +25,9 @@ def writable(deps: Dependencies, scope: Scope) -> UserState:
 
 
 def set_consent(deps: Dependencies, scope: Scope, long_term: bool, age: int | None) -> dict:
-    writable(deps, scope)
-    state = deps.users.set_consent(scope, long_term, age)
+    current = writable(deps, scope)
+    # No age given: the age on record still decides, so a child's later consent stays short-term.
+    state = deps.users.set_consent(scope, long_term, age if age is not None else current.age)
     removed = 0
     if not state.long_term_consent:  # revoked, or a child: what the consent allowed goes
         removed = deps.graph.delete_user(scope)

@@ -1,0 +1,290 @@
+"""EpisodeStore: a user's typed events, their tiers, k-NN and lexical search, the cap, and the
+nightly jobs' cross-user reads and writes."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from ._base import Contract, at, far_day
+
+DIM = 384
+
+
+def vec(**components: float) -> list[float]:
+    """A unit vector from named axes: ``vec(a=1, b=1)``; axes a..z are dimensions 0..25."""
+    v = [0.0] * DIM
+    for axis, value in components.items():
+        v[ord(axis) - ord("a")] = value
+    norm = math.sqrt(sum(x * x for x in v))
+    return [x / norm for x in v]
+
+
+def doc(event_id: str | None = None, *, ts: str = "2026-05-01T10:00:00Z", vector: list[float] | None = None,
+        **fields) -> dict:
+    base = {"event_id": event_id or f"ev-{uuid.uuid4().hex[:16]}", "type": "preference", "summary": "",
+            "text": "", "context": "", "keywords": [], "raw_sha256": "0" * 64, "message_ids": ["m1"],
+            "session_id": "s1", "device_id": "phone", "ts": ts, "occurred_at": ts, "confidence": 0.8,
+            "trust_source": "rule", "weight": 1.0, "tags": [], "sensitive": False, "evicted": False,
+            "archived": False, "merged_count": 1, "updated_at": ts, **fields}
+    if vector is not None:
+        base["vector"] = vector
+    return base
+
+
+def ids(docs: list[dict]) -> list[str]:
+    return [d["event_id"] for d in docs]
+
+
+class EpisodeStoreContract(Contract):
+    # -- put, get, update -------------------------------------------------------------------
+
+    def test_put_then_get_returns_the_doc_with_its_owner_and_vector(self, store, alice):
+        d = doc(text="I love mango", vector=vec(a=1))
+        store.put(alice, [d])
+        got = store.get(alice, d["event_id"])
+        assert got == {**d, "tenant": alice.tenant, "user_id": alice.user_id}
+
+    @pytest.mark.parametrize("who", ["bob", "stranger"])
+    def test_another_owner_cannot_get_it(self, store, alice, request, who):
+        d = doc(text="secret")
+        store.put(alice, [d])
+        assert store.get(request.getfixturevalue(who), d["event_id"]) is None
+        assert store.get(alice, "ev-missing") is None
+
+    def test_put_again_overwrites_by_event_id(self, store, alice):
+        d = doc(text="first")
+        store.put(alice, [d])
+        store.put(alice, [{**d, "text": "second"}])
+        assert store.count(alice, tier="all") == 1 and store.get(alice, d["event_id"])["text"] == "second"
+
+    def test_put_of_nothing_is_fine(self, store, alice):
+        store.put(alice, [])
+        assert store.count(alice, tier="all") == 0
+
+    def test_update_merges_fields_and_a_missing_event_is_a_no_op(self, store, alice):
+        d = doc(text="kept", weight=1.0)
+        store.put(alice, [d])
+        store.update(alice, d["event_id"], {"weight": 0.25, "tags": ["x"]})
+        store.update(alice, "ev-not-there", {"weight": 0.1})
+        got = store.get(alice, d["event_id"])
+        assert (got["weight"], got["tags"], got["text"]) == (0.25, ["x"], "kept")
+        assert store.get(alice, "ev-not-there") is None
+
+    def test_update_through_another_owner_changes_nothing(self, store, alice, bob):
+        d = doc(text="mine", weight=1.0)
+        store.put(alice, [d])
+        store.update(bob, d["event_id"], {"weight": 0.0})
+        assert store.get(alice, d["event_id"])["weight"] == 1.0 and store.get(bob, d["event_id"]) is None
+
+    def test_the_same_event_id_in_two_tenants_is_two_events(self, store, alice, stranger):
+        store.put(alice, [doc("ev-shared", text="alice's")])
+        store.put(stranger, [doc("ev-shared", text="stranger's")])
+        assert store.get(alice, "ev-shared")["text"] == "alice's"
+        assert store.get(stranger, "ev-shared")["text"] == "stranger's"
+
+    # -- tiers --------------------------------------------------------------------------------
+
+    def test_tiers_hide_evicted_and_archived_events(self, store, alice):
+        store.put(alice, [doc(), doc(evicted=True), doc(archived=True), doc(evicted=True, archived=True)])
+        assert [store.count(alice, tier=t) for t in ("hot", "retrievable", "all")] == [1, 2, 4]
+        assert store.count(alice) == 1  # hot by default
+
+    def test_counts_are_per_owner(self, store, alice, bob, stranger):
+        store.put(alice, [doc(), doc()])
+        store.put(bob, [doc()])
+        assert (store.count(alice), store.count(bob), store.count(stranger)) == (2, 1, 0)
+
+    # -- k-NN ---------------------------------------------------------------------------------
+
+    def test_nearest_of_type_scores_by_cosine_and_filters_the_type(self, store, alice):
+        near, far, other_type = doc(vector=vec(a=1, b=0.2)), doc(vector=vec(b=1)), doc(type="health",
+                                                                                       vector=vec(a=1))
+        store.put(alice, [near, far, other_type])
+        [hits] = store.nearest_of_type(alice, [(vec(a=1), "preference")], 5)
+        assert ids(hits) == [near["event_id"], far["event_id"]]
+        cos_near = 1 / math.sqrt(1.04)
+        assert hits[0]["_score"] == pytest.approx((1 + cos_near) / 2, abs=1e-3)
+        assert hits[1]["_score"] == pytest.approx(0.5, abs=1e-3)
+        assert all("vector" not in h for h in hits)
+
+    def test_nearest_of_type_answers_each_query_and_honours_k(self, store, alice):
+        store.put(alice, [doc(vector=vec(a=1)), doc(vector=vec(a=1, b=1)), doc(type="plan", vector=vec(c=1))])
+        pref, plan, none = store.nearest_of_type(alice, [(vec(a=1), "preference"), (vec(c=1), "plan"),
+                                                         (vec(a=1), "emotion")], 1)
+        assert len(pref) == 1 and pref[0]["_score"] == pytest.approx(1.0, abs=1e-3)
+        assert len(plan) == 1 and none == []
+        assert store.nearest_of_type(alice, [], 3) == []
+
+    def test_knn_sees_evicted_but_not_archived_events(self, store, alice):
+        evicted, archived = doc(vector=vec(a=1), evicted=True), doc(vector=vec(a=1), archived=True)
+        store.put(alice, [evicted, archived])
+        [hits] = store.nearest_of_type(alice, [(vec(a=1), "preference")], 5)
+        assert ids(hits) == [evicted["event_id"]]
+
+    @pytest.mark.parametrize("who", ["bob", "stranger"])
+    def test_knn_never_returns_another_owners_events(self, store, alice, request, who):
+        store.put(request.getfixturevalue(who), [doc(vector=vec(a=1), text="mango")])
+        [hits] = store.nearest_of_type(alice, [(vec(a=1), "preference")], 5)
+        dense, lexical = store.hybrid(alice, vec(a=1), "mango", 5)
+        assert hits == [] and dense == [] and lexical == []
+
+    # -- hybrid -------------------------------------------------------------------------------
+
+    def test_hybrid_dense_hits_are_scored_without_vectors(self, store, alice):
+        a, b = doc(vector=vec(a=1)), doc(vector=vec(a=1, b=1))
+        store.put(alice, [a, b])
+        dense, _ = store.hybrid(alice, vec(a=1), "nothing matches this", 1)
+        assert ids(dense) == [a["event_id"]] and dense[0]["_score"] == pytest.approx(1.0, abs=1e-3)
+        assert "vector" not in dense[0]
+
+    def test_hybrid_without_a_vector_is_lexical_only(self, store, alice):
+        store.put(alice, [doc(text="mango lassi", vector=vec(a=1))])
+        dense, lexical = store.hybrid(alice, None, "mango", 5)
+        assert dense == [] and len(lexical) == 1
+
+    def test_lexical_hits_match_words_and_bring_their_vectors(self, store, alice):
+        hit = doc(text="I am allergic to peanuts", vector=vec(a=1))
+        summary = doc(summary="peanuts allergy", vector=vec(b=1))
+        miss = doc(text="The weather in Lisbon", vector=vec(c=1))
+        store.put(alice, [hit, summary, miss])
+        _, lexical = store.hybrid(alice, None, "peanuts", 10)
+        assert set(ids(lexical)) == {hit["event_id"], summary["event_id"]}
+        by_id = {d["event_id"]: d for d in lexical}
+        assert by_id[hit["event_id"]]["vector"] == pytest.approx(vec(a=1))
+        assert all(d["_score"] > 0 for d in lexical)
+
+    def test_lexical_matches_keywords_exactly_and_ignores_stop_words(self, store, alice):
+        tagged = doc(text="something else", keywords=["sushi"])
+        store.put(alice, [tagged, doc(text="the cat")])
+        assert ids(store.hybrid(alice, None, "Sushi", 5)[1]) == [tagged["event_id"]]
+        assert store.hybrid(alice, None, "the", 5)[1] == []
+
+    def test_lexical_ranks_the_better_match_first_and_honours_lexical_size(self, store, alice):
+        both = doc(text="mango smoothie recipe", summary="mango smoothie")
+        one = doc(text="a smoothie with banana and oats and milk and honey")
+        store.put(alice, [one, both])
+        _, lexical = store.hybrid(alice, None, "mango smoothie", 5)
+        assert ids(lexical) == [both["event_id"], one["event_id"]]
+        assert len(store.hybrid(alice, None, "mango smoothie", 5, lexical_size=1)[1]) == 1
+
+    def test_lexical_skips_archived_but_finds_evicted_events(self, store, alice):
+        evicted = doc(text="kayak trip", evicted=True)
+        store.put(alice, [evicted, doc(text="kayak lesson", archived=True)])
+        assert ids(store.hybrid(alice, None, "kayak", 5)[1]) == [evicted["event_id"]]
+
+    # -- the cap ------------------------------------------------------------------------------
+
+    def test_evict_over_cap_evicts_the_weakest_first(self, store, alice):
+        strong = doc(weight=1.0, confidence=0.9)
+        light = doc(weight=0.2, confidence=0.9)
+        unsure = doc(weight=1.0, confidence=0.3)
+        old = doc(weight=1.0, confidence=0.9, ts="2026-01-01T00:00:00Z")
+        store.put(alice, [strong, light, unsure, old])
+        evicted = store.evict_over_cap(alice, 1)
+        assert evicted == [light["event_id"], unsure["event_id"], old["event_id"]]
+        assert store.count(alice, tier="hot") == 1 and store.count(alice, tier="retrievable") == 4
+        assert store.get(alice, light["event_id"])["evicted"] is True
+        assert store.get(alice, strong["event_id"])["evicted"] is False
+
+    def test_evict_under_the_cap_does_nothing_and_ignores_other_tiers(self, store, alice, bob):
+        store.put(alice, [doc(), doc(evicted=True), doc(archived=True)])
+        store.put(bob, [doc(), doc(), doc()])
+        assert store.evict_over_cap(alice, 1) == []
+        assert store.count(bob) == 3
+
+    # -- listing and deleting -----------------------------------------------------------------
+
+    def test_all_for_user_lists_every_tier_by_time_without_vectors(self, store, alice, bob):
+        late = doc(ts="2026-05-03T00:00:00Z", archived=True, vector=vec(a=1))
+        early = doc(ts="2026-05-01T00:00:00Z", evicted=True)
+        store.put(alice, [late, early, doc(ts="2026-05-02T00:00:00Z")])
+        store.put(bob, [doc()])
+        listed = store.all_for_user(alice)
+        assert len(listed) == 3 and listed[0]["event_id"] == early["event_id"]
+        assert listed[-1]["event_id"] == late["event_id"] and all("vector" not in d for d in listed)
+
+    def test_for_forgetting_lists_retrievable_events_with_vectors_by_time(self, store, alice):
+        b, a = doc(ts="2026-05-02T00:00:00Z", vector=vec(b=1)), doc(ts="2026-05-01T00:00:00Z", vector=vec(a=1),
+                                                                   evicted=True)
+        store.put(alice, [b, a, doc(archived=True)])
+        listed = store.for_forgetting(alice)
+        assert ids(listed) == [a["event_id"], b["event_id"]] and listed[0]["vector"] == pytest.approx(vec(a=1))
+
+    def test_delete_user_deletes_every_tier_of_that_user_only(self, store, alice, bob):
+        store.put(alice, [doc(), doc(evicted=True), doc(archived=True)])
+        store.put(bob, [doc()])
+        assert store.delete_user(alice) == 3
+        assert store.count(alice, tier="all") == 0 and store.count(bob) == 1
+        assert store.delete_user(alice) == 0
+
+    def test_delete_matching_by_type_and_time(self, store, alice, bob):
+        old_talk = doc(type="small_talk", ts="2026-01-01T00:00:00Z", archived=True)
+        new_talk = doc(type="small_talk", ts="2026-06-01T00:00:00Z")
+        old_plan = doc(type="plan", ts="2026-01-01T00:00:00Z")
+        store.put(alice, [old_talk, new_talk, old_plan])
+        store.put(bob, [doc(type="small_talk", ts="2026-01-01T00:00:00Z")])
+        cutoff = datetime(2026, 3, 1, tzinfo=UTC)
+        assert store.delete_matching(alice, type_="small_talk", before=cutoff) == 1
+        assert store.delete_matching(alice, before=cutoff) == 1
+        assert store.delete_matching(alice, type_="small_talk") == 1
+        assert store.count(alice, tier="all") == 0 and store.count(bob, tier="all") == 1
+
+    # -- across users (nightly jobs) ------------------------------------------------------------
+
+    def test_events_between_reads_every_user_and_tier_in_the_window(self, store, alice, stranger):
+        day = far_day()
+        start, end = at(day, 0), at(day, 0) + timedelta(days=1)
+        inside = [doc(ts=f"{day.isoformat()}T00:00:00Z", vector=vec(a=1)),
+                  doc(ts=f"{day.isoformat()}T23:59:59Z", archived=True)]
+        theirs = doc(ts=f"{day.isoformat()}T12:00:00Z", evicted=True)
+        after = doc(ts=end.isoformat().replace("+00:00", "Z"))
+        store.put(alice, [*inside, after])
+        store.put(stranger, [theirs])
+        found = store.events_between(start.isoformat(), end.isoformat())
+        mine = [d for d in found if d["tenant"] in (alice.tenant, stranger.tenant)]
+        assert set(ids(mine)) == {*ids(inside), theirs["event_id"]}
+        assert all("vector" not in d for d in mine)
+        assert {(d["tenant"], d["user_id"]) for d in mine} == {(alice.tenant, "alice"), (stranger.tenant, "alice")}
+
+    def test_evicted_lists_evicted_events_of_every_user(self, store, alice, bob):
+        mine, theirs = doc(evicted=True, vector=vec(a=1)), doc(evicted=True, archived=True)
+        store.put(alice, [mine, doc()])
+        store.put(bob, [theirs])
+        found = [d for d in store.evicted() if d["tenant"] == alice.tenant]
+        assert set(ids(found)) == {mine["event_id"], theirs["event_id"]}
+        assert all("vector" not in d and d["evicted"] is True for d in found)
+
+    def test_users_lists_each_owner_with_events(self, store, alice, bob, stranger):
+        store.put(alice, [doc(), doc()])
+        store.put(bob, [doc(archived=True)])
+        found = [s for s in store.users() if s.tenant in (alice.tenant, stranger.tenant)]
+        assert sorted(found, key=lambda s: (s.tenant, s.user_id)) == sorted([alice, bob],
+                                                                             key=lambda s: s.user_id)
+
+    def test_bulk_update_writes_through_each_owner_and_skips_missing_events(self, store, alice, bob):
+        a, b = doc(weight=1.0), doc(weight=1.0)
+        store.put(alice, [a])
+        store.put(bob, [b])
+        store.bulk_update([(alice, a["event_id"], {"weight": 0.3, "archived": True}),
+                           (bob, b["event_id"], {"tags": ["merged"]}), (alice, "ev-missing", {"weight": 0})])
+        assert store.get(alice, a["event_id"])["weight"] == 0.3 and store.count(alice, tier="retrievable") == 0
+        assert store.get(bob, b["event_id"])["tags"] == ["merged"]
+        store.bulk_update([])
+
+    def test_delete_ids_counts_what_it_deleted(self, store, alice, bob):
+        a1, a2, b = doc(), doc(), doc()
+        store.put(alice, [a1, a2])
+        store.put(bob, [b])
+        assert store.delete_ids([(alice, a1["event_id"]), (bob, b["event_id"]), (alice, "ev-missing")]) == 2
+        assert ids(store.all_for_user(alice)) == [a2["event_id"]] and store.count(bob, tier="all") == 0
+        assert store.delete_ids([]) == 0
+
+    def test_delete_ids_through_another_owner_deletes_nothing(self, store, alice, bob):
+        a = doc()
+        store.put(alice, [a])
+        assert store.delete_ids([(bob, a["event_id"])]) == 0
+        assert store.get(alice, a["event_id"]) is not None

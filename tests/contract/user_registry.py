@@ -1,0 +1,72 @@
+"""UserRegistry: consent versions, child mode, devices."""
+
+from __future__ import annotations
+
+import pytest
+
+from engram.domain.records import UserState
+
+from ._base import Contract
+
+
+class UserRegistryContract(Contract):
+    def test_an_unknown_user_has_the_default_state(self, store, alice):
+        assert store.state(alice) == UserState()
+
+    def test_ensure_makes_the_user_known_once(self, store, alice):
+        store.ensure(alice)
+        store.ensure(alice)
+        assert store.state(alice) == UserState(known=True)
+
+    def test_consent_starts_at_version_one(self, store, alice):
+        state = store.set_consent(alice, True, 30)
+        assert (state.long_term_consent, state.consent_version, state.age, state.child_mode, state.known) == (
+            True, 1, 30, False, True)
+        assert state.consent_at is not None and store.state(alice) == state
+
+    def test_each_decision_is_a_new_version_and_no_age_keeps_the_age(self, store, alice):
+        store.ensure(alice)
+        store.set_consent(alice, True, 40)
+        state = store.set_consent(alice, False, None)
+        assert (state.long_term_consent, state.consent_version, state.age) == (False, 2, 40)
+
+    def test_a_child_never_gets_long_term_memory(self, store, alice):
+        child = store.set_consent(alice, True, 9)
+        assert (child.long_term_consent, child.child_mode, child.age) == (False, True, 9)
+        still = store.set_consent(alice, True, None)
+        assert (still.long_term_consent, still.child_mode) == (True, True)
+        grown = store.set_consent(alice, True, 14)
+        assert (grown.long_term_consent, grown.child_mode, grown.consent_version) == (True, False, 3)
+
+    def test_consent_history_lists_every_decision_in_order(self, store, alice):
+        store.set_consent(alice, True, 30)
+        store.set_consent(alice, True, 8)
+        store.set_consent(alice, False, None)
+        history = store.consent_history(alice)
+        assert [(h["long_term"], h["age"], h["version"]) for h in history] == [
+            (True, 30, 1), (False, 8, 2), (False, 8, 3)]
+        assert all(set(h) == {"long_term", "age", "version", "at"} for h in history)
+
+    def test_linking_a_device_makes_the_user_known(self, store, alice):
+        link = store.link_device(alice, "phone-1", "phone")
+        assert (link.device_id, link.kind) == ("phone-1", "phone") and link.linked_at is not None
+        assert store.state(alice).known
+
+    def test_relinking_a_device_changes_its_kind_not_its_link_time(self, store, alice):
+        first = store.link_device(alice, "d1", "phone")
+        again = store.link_device(alice, "d1", "tablet")
+        assert (again.kind, again.linked_at) == ("tablet", first.linked_at)
+        assert store.devices(alice) == [again]
+
+    def test_devices_are_listed_in_link_order(self, store, alice):
+        for device in ("zeta", "alpha", "mid"):
+            store.link_device(alice, device, "speaker")
+        assert [d.device_id for d in store.devices(alice)] == ["zeta", "alpha", "mid"]
+
+    @pytest.mark.parametrize("who", ["bob", "stranger"])
+    def test_state_consent_and_devices_are_per_owner(self, store, alice, request, who):
+        other = request.getfixturevalue(who)
+        store.set_consent(alice, True, 30)
+        store.link_device(alice, "d1", "phone")
+        assert store.state(other) == UserState()
+        assert store.devices(other) == [] and store.consent_history(other) == []

@@ -1,0 +1,176 @@
+"""The port contracts (tests/contract) over the real adapters, as ``engram.bootstrap.build()``
+composes them against the local stack (endpoints: the defaults of engram.config; AWS on
+LocalStack through AWS_ENDPOINT_URL, which tests/conftest.py sets; the archive bucket from the
+stack's run directory). Every test writes under fresh tenants and far-past days only."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+from engram.adapters.key_store import KmsKeyWrapper, PgWrappedKeys
+from engram.adapters.workflows import EventBridgeAlerts
+from engram.bootstrap import build
+from engram.config import Settings
+from local.stackctl.common import RUN_DIR
+from tests.contract.alerts import AlertPublisherContract
+from tests.contract.archive_eraser import ArchiveEraserContract
+from tests.contract.archive_source import ArchiveSourceContract
+from tests.contract.archive_store import ArchiveStoreContract
+from tests.contract.audit_log import AuditLogContract
+from tests.contract.embedder import EmbedderContract
+from tests.contract.episode_store import EpisodeStoreContract
+from tests.contract.erasure_jobs import ErasureJobsContract
+from tests.contract.idempotency import IdempotencyContract
+from tests.contract.key_store import KeyStoreContract
+from tests.contract.key_wrapper import KeyWrapperContract
+from tests.contract.pattern_store import PatternStoreContract
+from tests.contract.profile_graph import ProfileGraphContract
+from tests.contract.session_store import SessionStoreContract
+from tests.contract.task_store import TaskStoreContract
+from tests.contract.tenant_directory import TenantDirectoryContract
+from tests.contract.turn_log import TurnLogContract
+from tests.contract.user_registry import UserRegistryContract
+from tests.contract.workflows import WorkflowGatewayContract
+from tests.contract.wrapped_keys import WrappedKeysContract
+
+pytestmark = pytest.mark.stack
+
+
+@pytest.fixture(scope="module")
+def deps():
+    path = RUN_DIR / "stack.json"
+    if not path.exists():
+        pytest.fail(f"{path} missing: start the stack with `local/stack up` first")
+    settings = Settings(archive_bucket=json.loads(path.read_text())["archive_bucket"])
+    return build(settings)
+
+
+class TestRedisSessionStore(SessionStoreContract):
+    part = "sessions"
+
+
+class TestOpenSearchEpisodeStore(EpisodeStoreContract):
+    part = "episodes"
+
+    @pytest.mark.xfail(strict=True, reason="known: documents are indexed under _id = event_id, unique per index, "
+                                           "not per user, so another owner's put of the same id overwrites it "
+                                           "(service ids hash the owner in, so they never collide)")
+    def test_the_same_event_id_in_two_tenants_is_two_events(self, store, alice, stranger):
+        super().test_the_same_event_id_in_two_tenants_is_two_events(store, alice, stranger)
+
+
+class TestPostgresTaskStore(TaskStoreContract):
+    part = "tasks"
+
+
+class TestNeo4jProfileGraph(ProfileGraphContract):
+    part = "graph"
+
+
+class TestPostgresTurnLog(TurnLogContract):
+    part = "turns"
+
+
+class TestPostgresAuditLog(AuditLogContract):
+    part = "audit"
+
+
+class TestPostgresIdempotencyStore(IdempotencyContract):
+    part = "idempotency"
+
+    def age_claim(self, store, tenant, key, seconds):
+        with store._clients.pg() as conn:
+            conn.execute("UPDATE idempotency_keys SET created_at = created_at - make_interval(secs => %s) "
+                         "WHERE tenant = %s AND key = %s", (seconds, tenant, key))
+
+
+class TestPostgresUserRegistry(UserRegistryContract):
+    part = "users"
+
+
+class TestPostgresTenantDirectory(TenantDirectoryContract):
+    part = "tenants"
+
+
+class TestEnvelopeKeyStoreOnKms(KeyStoreContract):
+    def make_wrapped(self, deps):
+        return PgWrappedKeys(deps.clients)
+
+    def make_kms(self, deps):
+        return KmsKeyWrapper(deps.clients)
+
+
+class TestPostgresWrappedKeys(WrappedKeysContract):
+    def make(self, deps):
+        return PgWrappedKeys(deps.clients)
+
+
+class TestKmsKeyWrapper(KeyWrapperContract):
+    def make(self, deps):
+        return KmsKeyWrapper(deps.clients)
+
+
+class TestPostgresErasureJobs(ErasureJobsContract):
+    part = "erasure_jobs"
+
+
+class TestS3ArchiveStore(ArchiveStoreContract):
+    part = "archive"
+
+
+class TestPostgresArchiveSource(ArchiveSourceContract):
+    part = "archive_source"
+
+
+class TestS3ArchiveEraser(ArchiveEraserContract):
+    part = "archive_eraser"
+
+
+class TestPostgresPatternStore(PatternStoreContract):
+    part = "patterns"
+
+
+class TestSentenceEmbedder(EmbedderContract):
+    part = "embedder"
+
+
+@pytest.fixture(scope="module")
+def machines(deps):
+    """Throwaway state machines on LocalStack, deleted afterwards."""
+    sfn, role = deps.clients.aws("stepfunctions"), "arn:aws:iam::000000000000:role/engram-contract-tests"
+    definitions = {
+        "standard": ("STANDARD", {"StartAt": "W", "States": {"W": {"Type": "Wait", "Seconds": 300, "End": True}}}),
+        "echo": ("EXPRESS", {"StartAt": "P", "States": {"P": {"Type": "Pass", "End": True}}}),
+        "fail": ("EXPRESS", {"StartAt": "F", "States": {"F": {"Type": "Fail", "Error": "Boom", "Cause": "test"}}}),
+        # What a Lambda step's own refusal looks like to Step Functions: its class, its message.
+        "conflict": ("EXPRESS", {"StartAt": "F", "States": {"F": {
+            "Type": "Fail", "Error": "Conflict",
+            "Cause": json.dumps({"errorMessage": "this user is being erased; writes are refused",
+                                 "errorType": "Conflict"})}}}),
+    }
+    arns = {name: sfn.create_state_machine(name=f"engram-contract-{name}-{uuid.uuid4().hex[:8]}", type=kind,
+                                           roleArn=role, definition=json.dumps(body))["stateMachineArn"]
+            for name, (kind, body) in definitions.items()}
+    yield arns
+    for execution in sfn.list_executions(stateMachineArn=arns["standard"], statusFilter="RUNNING")["executions"]:
+        sfn.stop_execution(executionArn=execution["executionArn"])
+    for arn in arns.values():
+        sfn.delete_state_machine(stateMachineArn=arn)
+
+
+class TestStepFunctionsGateway(WorkflowGatewayContract):
+    part = "workflows"
+
+    @pytest.fixture
+    def machines(self, machines):
+        return machines
+
+
+class TestEventBridgeAlerts(AlertPublisherContract):
+    part = "alerts"
+
+    def make_on_missing_bus(self, deps):
+        return EventBridgeAlerts(deps.clients, f"engram-contract-missing-{uuid.uuid4().hex[:8]}")

@@ -1,0 +1,142 @@
+"""The port contracts (tests/contract) over the in-memory fakes (tests/fakes): no server needed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from engram.errors import Conflict, StoreUnavailable
+from tests.contract.alerts import AlertPublisherContract
+from tests.contract.archive_eraser import ArchiveEraserContract
+from tests.contract.archive_source import ArchiveSourceContract
+from tests.contract.archive_store import ArchiveStoreContract
+from tests.contract.audit_log import AuditLogContract
+from tests.contract.embedder import EmbedderContract
+from tests.contract.episode_store import EpisodeStoreContract
+from tests.contract.erasure_jobs import ErasureJobsContract
+from tests.contract.idempotency import IdempotencyContract
+from tests.contract.key_store import KeyStoreContract
+from tests.contract.key_wrapper import KeyWrapperContract
+from tests.contract.pattern_store import PatternStoreContract
+from tests.contract.profile_graph import ProfileGraphContract
+from tests.contract.session_store import SessionStoreContract
+from tests.contract.task_store import TaskStoreContract
+from tests.contract.tenant_directory import TenantDirectoryContract
+from tests.contract.turn_log import TurnLogContract
+from tests.contract.user_registry import UserRegistryContract
+from tests.contract.workflows import WorkflowGatewayContract
+from tests.contract.wrapped_keys import WrappedKeysContract
+from tests.fakes import FakeKms, InMemoryWrappedKeys, RecordingAlerts, RecordingWorkflows, fake_deps
+
+
+@pytest.fixture
+def deps():
+    return fake_deps()
+
+
+class TestInMemorySessionStore(SessionStoreContract):
+    part = "sessions"
+
+
+class TestInMemoryEpisodeStore(EpisodeStoreContract):
+    part = "episodes"
+
+
+class TestInMemoryTaskStore(TaskStoreContract):
+    part = "tasks"
+
+
+class TestInMemoryProfileGraph(ProfileGraphContract):
+    part = "graph"
+
+
+class TestInMemoryTurnLog(TurnLogContract):
+    part = "turns"
+
+
+class TestInMemoryAuditLog(AuditLogContract):
+    part = "audit"
+
+
+class TestInMemoryIdempotencyStore(IdempotencyContract):
+    part = "idempotency"
+
+    def age_claim(self, store, tenant, key, seconds):
+        store.keys[(tenant, key)]["created_at"] -= timedelta(seconds=seconds)
+
+
+class TestInMemoryUserRegistry(UserRegistryContract):
+    part = "users"
+
+
+class TestInMemoryTenantDirectory(TenantDirectoryContract):
+    part = "tenants"
+
+
+class TestInMemoryKeyStore(KeyStoreContract):
+    def make_wrapped(self, deps):
+        return InMemoryWrappedKeys()
+
+    def make_kms(self, deps):
+        return FakeKms()
+
+
+class TestInMemoryWrappedKeys(WrappedKeysContract):
+    def make(self, deps):
+        return InMemoryWrappedKeys()
+
+
+class TestFakeKms(KeyWrapperContract):
+    def make(self, deps):
+        return FakeKms()
+
+
+class TestInMemoryErasureJobs(ErasureJobsContract):
+    part = "erasure_jobs"
+
+
+class TestInMemoryArchiveStore(ArchiveStoreContract):
+    part = "archive"
+
+
+class TestInMemoryArchiveSource(ArchiveSourceContract):
+    part = "archive_source"
+
+
+class TestInMemoryArchiveEraser(ArchiveEraserContract):
+    part = "archive_eraser"
+
+
+class TestInMemoryPatternStore(PatternStoreContract):
+    part = "patterns"
+
+
+class TestHashingEmbedder(EmbedderContract):
+    part = "embedder"
+
+
+def _express(state_machine_arn: str, payload: dict) -> dict:
+    """What the express machines of the contract do: echo, fail, or fail as a step's Conflict."""
+    if state_machine_arn.endswith("fail"):
+        raise StoreUnavailable("step functions: Boom: the state machine failed")
+    if state_machine_arn.endswith("conflict"):
+        raise Conflict("this user is being erased; writes are refused", field="user_id")
+    return payload
+
+
+class TestRecordingWorkflows(WorkflowGatewayContract):
+    def make(self, deps):
+        return RecordingWorkflows(runner=_express)
+
+    @pytest.fixture
+    def machines(self):
+        arn = "arn:aws:states:us-east-1:000000000000:stateMachine:"
+        return {name: arn + name for name in ("standard", "echo", "fail", "conflict")}
+
+
+class TestRecordingAlerts(AlertPublisherContract):
+    part = "alerts"
+
+    def make_on_missing_bus(self, deps):
+        return RecordingAlerts()

@@ -1,0 +1,117 @@
+"""The daily forgetting job on the fake episode store: what it archives, down-weights, merges and
+counts, and that a second run on the same day changes nothing more."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engram.service.forgetting import forget_user, run_forgetting
+from tests.unit.support import iso
+
+NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
+
+
+def event(event_id: str, type_: str, days_ago: float, *, vector=None, **extra) -> dict:
+    ts = iso(NOW - timedelta(days=days_ago))
+    doc = {"event_id": event_id, "type": type_, "summary": event_id, "text": event_id, "context": "", "keywords": [],
+           "raw_sha256": "x", "message_ids": [f"m-{event_id}"], "session_id": "s1", "device_id": "phone", "ts": ts,
+           "occurred_at": ts, "confidence": 0.7, "trust_source": "rule", "weight": 1.0, "tags": [],
+           "sensitive": False, "evicted": False, "archived": False, "merged_count": 1, "updated_at": ts, **extra}
+    if vector is not None:
+        doc["vector"] = vector
+    return doc
+
+
+def stored(deps, scope) -> dict[str, dict]:
+    return {d["event_id"]: d for d in deps.episodes.all_for_user(scope)}
+
+
+def test_stale_small_talk_leaves_retrieval_but_stays_stored(deps, alice):
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40), event("old-hi", "greeting", 31),
+                              event("new-chat", "small_talk", 2), event("old-fact", "fact", 400)])
+    report = forget_user(deps, alice, NOW)
+    docs = stored(deps, alice)
+    assert report["archived"] == 2 and {k for k, d in docs.items() if d["archived"]} == {"old-chat", "old-hi"}
+    assert deps.episodes.count(alice, tier="retrievable") == 2 and deps.episodes.count(alice, tier="all") == 4
+    actions = Counter(e["action"] for e in deps.audit.entries(alice))
+    assert actions["forget_archive"] == 2
+
+
+def test_a_repeated_type_is_down_weighted_once(deps, alice, settings):
+    deps.episodes.put(alice, [event(f"mood-{i}", "emotion", i) for i in range(5)] + [event("plan", "plan", 1)])
+    first = forget_user(deps, alice, NOW)
+    docs = stored(deps, alice)
+    assert first["downweighted"] == 5
+    assert {docs[f"mood-{i}"]["weight"] for i in range(5)} == {settings.repeat_factor}
+    assert all("repeated" in docs[f"mood-{i}"]["tags"] for i in range(5)) and docs["plan"]["weight"] == 1.0
+    again = forget_user(deps, alice, NOW)
+    assert again["downweighted"] == 0 and stored(deps, alice) == docs
+
+
+def test_fewer_repeats_than_the_threshold_change_nothing(deps, alice):
+    deps.episodes.put(alice, [event(f"mood-{i}", "emotion", i) for i in range(4)])
+    assert forget_user(deps, alice, NOW)["downweighted"] == 0
+    assert {d["weight"] for d in stored(deps, alice).values()} == {1.0}
+
+
+def test_near_duplicates_merge_into_the_oldest(deps, alice):
+    deps.episodes.put(alice, [event("first", "fact", 3, vector=[1.0, 0.0]),
+                              event("again", "fact", 2, vector=[0.999, 0.04]),
+                              event("other", "fact", 1, vector=[0.0, 1.0]),
+                              event("same-vector-other-type", "preference", 1, vector=[1.0, 0.0])])
+    report = forget_user(deps, alice, NOW)
+    docs = stored(deps, alice)
+    assert report["merged"] == 1
+    assert docs["first"]["message_ids"] == ["m-again", "m-first"] and docs["first"]["merged_count"] == 2
+    assert docs["again"]["archived"] is True and "merged" in docs["again"]["tags"]
+    assert not docs["other"]["archived"] and not docs["same-vector-other-type"]["archived"]
+    assert forget_user(deps, alice, NOW)["merged"] == 0
+    assert stored(deps, alice)["first"]["merged_count"] == 2
+
+
+def test_behaviour_patterns_are_counts_per_type_weekday_and_hour(deps, alice):
+    deps.episodes.put(alice, [event("a", "emotion", 7), event("b", "emotion", 14), event("c", "fact", 7)])
+    report = forget_user(deps, alice, NOW)
+    assert report["pattern_rows"] == 2
+    assert deps.patterns.patterns(alice) == [
+        {"type": "emotion", "weekday": NOW.weekday(), "hour": 12, "count": 2},
+        {"type": "fact", "weekday": NOW.weekday(), "hour": 12, "count": 1}]
+    forget_user(deps, alice, NOW)
+    assert len(deps.patterns.patterns(alice)) == 2  # recomputed, not added to
+
+
+def test_every_change_is_stamped_with_the_jobs_clock(deps, alice):
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
+    forget_user(deps, alice, NOW)
+    assert stored(deps, alice)["old-chat"]["updated_at"] == iso(NOW)
+
+
+def test_a_second_run_the_same_day_writes_no_audit(deps, alice):
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40)] + [event(f"m{i}", "emotion", i) for i in range(5)])
+    forget_user(deps, alice, NOW)
+    entries = len(deps.audit.entries(alice))
+    forget_user(deps, alice, NOW)
+    assert len(deps.audit.entries(alice)) == entries
+
+
+def test_run_forgetting_covers_every_user_and_sums_up(deps, alice, bob):
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
+    deps.episodes.put(bob, [event("old-hi", "greeting", 35), event("b-fact", "fact", 1)])
+    totals = run_forgetting(deps, iso(NOW))
+    assert totals == {"users": 2, "archived": 2, "downweighted": 0, "merged": 0, "pattern_rows": 3}
+
+
+def test_run_forgetting_for_named_users_only(deps, alice, bob):
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
+    deps.episodes.put(bob, [event("old-hi", "greeting", 35)])
+    assert run_forgetting(deps, NOW, users=[bob])["archived"] == 1
+    assert not stored(deps, alice)["old-chat"]["archived"]
+
+
+@pytest.mark.parametrize("now", ["2026-11-30T12:00:00Z", "2026-11-30T12:00:00+00:00"])
+def test_the_clock_may_be_given_as_text(deps, alice, now):
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
+    assert run_forgetting(deps, now)["archived"] == 1
