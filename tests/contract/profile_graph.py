@@ -55,6 +55,14 @@ class ProfileGraphContract(Contract):
         assert after["message_ids"] == ["m1", "m2"] and after["object"] == "green tea"
         assert len(store.items(alice, include_history=True)) == 1
 
+    def test_a_statement_already_heard_changes_nothing(self, store, alice):
+        _, _, first = store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "coffee", 0.7, message_ids=("m1",)))
+        store.upsert_fact(alice, fact(P.DISLIKES, "coffee", 0.7, message_ids=("m2",)))  # closes the like
+        action, before, after = store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "coffee", 0.9, message_ids=("m1",)))
+        assert action == "unchanged" and before == after and after["id"] == first["id"]
+        assert after["valid_to"] is not None, "a late retry does not reopen what a later statement closed"
+        assert [(i["predicate"], i["object"]) for i in store.items(alice)] == [("dislikes", "coffee")]
+
     def test_reinforcement_keeps_the_stronger_source(self, store, alice):
         store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "jazz", 0.9, Src.USER))
         assert store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "jazz", 0.5, Src.LLM))[2]["source"] == "user"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 
 from engram.adapters.profile_graph import _object_key, _uid
-from engram.domain.beliefs import EdgeClaim, contradicted_by, reinforce_edge, resolve_contradictions
+from engram.domain.beliefs import EdgeClaim, already_heard, contradicted_by, reinforce_edge, resolve_contradictions
 from engram.domain.model import PREDICATES, Scope, TrustSource
 from engram.domain.records import Fact
 from engram.errors import NotFound
@@ -62,6 +62,10 @@ class InMemoryProfileGraph:
         self.users.setdefault(_uid(scope), {"tenant": scope.tenant, "user_id": scope.user_id, "created_at": now})
         self.objects.setdefault(key, {"label": spec.target.value, "name": fact.object, "tenant": scope.tenant,
                                       "created_at": now})
+        earlier = next((e for e in self.edges if e["uid"] == _uid(scope) and e["rel"] == rel and e["key"] == key
+                        and already_heard(e["message_ids"], fact.message_ids)), None)
+        if earlier is not None:
+            return "unchanged", self._item(earlier), self._item(earlier)
         current = next((e for e in self._edges_of(scope, rel=rel) if e["key"] == key), None)
         if current is not None:
             before = self._item(current)

@@ -216,10 +216,8 @@ def test_a_retry_writes_nothing_twice(deps, consenting):
 # A device that reconnects sends its backlog again, message ids and all. Such a late retry should
 # change nothing, but routing rebuilds the event over the stored one and reinforces the belief
 # again (see the report): these document the gap until routing skips what is already stored.
-LATE_RETRY = "a late retry re-indexes the event over the stored one / reinforces the edge again"
 
 
-@pytest.mark.xfail(strict=True, reason=LATE_RETRY)
 def test_a_late_retry_keeps_a_merge(deps, alice):
     first = body(message("I really enjoy long walks by the river.", "a-0"), session="s1")
     run_ingest(deps, alice, first)
@@ -229,7 +227,6 @@ def test_a_late_retry_keeps_a_merge(deps, alice):
     assert doc["message_ids"] == ["a-0", "b-0"] and doc["merged_count"] == 2
 
 
-@pytest.mark.xfail(strict=True, reason=LATE_RETRY)
 def test_a_late_retry_keeps_feedback(deps, alice):
     request = body(message("I went hiking in the Alps.", "m1"))
     memory_id = run_ingest(deps, alice, request)["extracted"][0]["memory_id"]
@@ -238,7 +235,6 @@ def test_a_late_retry_keeps_feedback(deps, alice):
     assert deps.episodes.get(alice, memory_id)["weight"] < 1.0
 
 
-@pytest.mark.xfail(strict=True, reason=LATE_RETRY)
 def test_a_late_retry_keeps_a_human_correction(deps, consenting):
     request = body(message("I love jazz music.", "m1"))
     run_ingest(deps, consenting, request)

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 import neo4j
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
-from ..domain.beliefs import EdgeClaim, contradicted_by, reinforce_edge, resolve_contradictions
+from ..domain.beliefs import EdgeClaim, already_heard, contradicted_by, reinforce_edge, resolve_contradictions
 from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
 from ..domain.records import Fact
 from ..errors import NotFound, StoreUnavailable
@@ -109,6 +109,11 @@ class ProfileGraph:
         tx.run(f"MERGE (u:User {{uid: $uid}}) ON CREATE SET u.tenant = $tenant, u.user_id = $user, "
                f"u.created_at = $now MERGE (o:{label} {{key: $key}}) ON CREATE SET o.name = $name, "
                f"o.tenant = $tenant, o.created_at = $now", params).consume()
+        heard = [_item(r) for r in tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
+                                          f"{_ITEM}", params)]
+        earlier = next((e for e in heard if already_heard(e["message_ids"], fact.message_ids)), None)
+        if earlier is not None:
+            return "unchanged", earlier, earlier
         current = tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
                          f"WHERE r.valid_to IS NULL {_ITEM}", params).single()
         if current is not None:

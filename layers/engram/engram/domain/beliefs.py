@@ -50,6 +50,13 @@ def contradicted_by(predicate: Predicate) -> tuple[bool, Predicate | None]:
     return spec.functional, spec.opposite
 
 
+def already_heard(edge_message_ids: Iterable[str], message_ids: Iterable[str]) -> bool:
+    """The statement is one the edge was already learned from (a client's retry, however late):
+    it changes nothing, neither confidence nor what later statements or corrections decided."""
+    wanted = set(message_ids)
+    return bool(wanted) and wanted <= set(edge_message_ids)
+
+
 def reinforce_edge(current: EdgeClaim, source: TrustSource, confidence: float) -> Reinforcement:
     """The same statement again: confidence leans on the newest; the stronger source stays."""
     stronger = TRUST_WEIGHTS[source] >= TRUST_WEIGHTS[current.source]

@@ -99,21 +99,27 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
     ref = SessionRef(scope, batch.device_id, batch.session_id)
     # The raw text of a sensitive turn (health, relations) is kept for the archive sealed.
     sensitive_ids = {item.turn.message_id for item in batch.items if item.event is not None and item.event.sensitive}
-    deps.turns.append(scope, batch.session_id, batch.device_id,
-                        seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
-                        else turns, keep_content=not child)
+    new_ids = deps.turns.append(scope, batch.session_id, batch.device_id,
+                                seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
+                                else turns, keep_content=not child)
     context = _previous_turns(deps, ref, turns)
     deps.sessions.append_turns(ref, turns)
 
     extracted, audit = [], []
     items = [item for item in batch.items if item.event is not None]
     docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, "")) for item in items]
+    # A retry (the turn log had the message) must not overwrite what happened to its event since:
+    # merges, feedback, forgetting. An event the first attempt never stored (it crashed after the
+    # turn log) is written now: the retry finishes the job.
+    stored = {d["event_id"] for d in docs if d["message_ids"][0] not in new_ids
+              and deps.episodes.get(scope, d["event_id"]) is not None}
+    fresh = [d for d in docs if d["event_id"] not in stored]
     if not child:
         # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
-        texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in docs]
-        for doc, vector in zip(docs, deps.embedder.embed(texts), strict=True):
+        texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in fresh]
+        for doc, vector in zip(fresh, deps.embedder.embed(texts), strict=True):
             doc["vector"] = vector
-    to_index, merged_into, merge_audit = _merge_similar(deps, scope, docs)
+    to_index, merged_into, merge_audit = _merge_similar(deps, scope, fresh)
     deps.episodes.put(scope, to_index)
     audit += merge_audit
     for doc in docs:
@@ -149,8 +155,10 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
                     message_ids=(fact.message_id,), valid_from=fact.occurred_at,
                     observed_at=item.turn.client_ts, tags=fact.tags,
                     weight=fact.weight)))
-                audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
-                                        after["confidence"], before and _audit_view(before), _audit_view(after)))
+                if action != "unchanged":
+                    audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
+                                            after["confidence"], before and _audit_view(before),
+                                            _audit_view(after)))
                 extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,
                                   "summary": fact.summary, "confidence": after["confidence"],
                                   "tags": after["tags"]})
