@@ -17,7 +17,7 @@ from typing import Any
 from engram.config import Settings
 from engram.domain.model import Scope, Turn
 from engram.domain.records import SessionContext, SessionRef
-from engram.errors import NotFound, ValidationFailed
+from engram.domain.sessions import snapshot_to_restore
 
 
 def _turn_json(turn: Turn) -> dict:
@@ -113,16 +113,7 @@ class InMemorySessionStore:
     def rollback(self, ref: SessionRef, *, version: int | None = None, steps: int | None = None) -> int:
         session = self._live(ref)
         snapshots = list(session.snapshots) if session else []
-        if not snapshots:
-            raise NotFound("no kept versions for this session", field="version")
-        if steps is not None:
-            if not 1 <= steps < len(snapshots):
-                raise ValidationFailed(f"steps must be between 1 and {len(snapshots) - 1}", field="steps")
-            target = snapshots[steps]
-        else:
-            target = next((s for s in snapshots if s["version"] == version), None)
-            if target is None:
-                raise NotFound(f"version {version} is not kept", field="version")
+        target = snapshot_to_restore(snapshots, version=version, steps=steps)
         current = {k: None for k in self.get(ref).fields}
         return self.set_fields(ref, {**current, **target["fields"]})
 

@@ -20,7 +20,8 @@ import redis
 from ..config import Settings
 from ..domain.model import Scope, Turn
 from ..domain.records import SessionContext, SessionRef
-from ..errors import NotFound, StoreUnavailable, ValidationFailed
+from ..domain.sessions import snapshot_to_restore
+from ..errors import StoreUnavailable
 from .clients import Clients
 
 
@@ -132,16 +133,7 @@ class SessionStore:
     def rollback(self, ref: SessionRef, *, version: int | None = None, steps: int | None = None) -> int:
         """Restore an earlier snapshot of the fields; the restore itself becomes a new version."""
         snapshots = [json.loads(s) for s in self.client.lrange(session_key(ref) + ":versions", 0, -1)]
-        if not snapshots:
-            raise NotFound("no kept versions for this session", field="version")
-        if steps is not None:
-            if not 1 <= steps < len(snapshots):
-                raise ValidationFailed(f"steps must be between 1 and {len(snapshots) - 1}", field="steps")
-            target = snapshots[steps]
-        else:
-            target = next((s for s in snapshots if s["version"] == version), None)
-            if target is None:
-                raise NotFound(f"version {version} is not kept", field="version")
+        target = snapshot_to_restore(snapshots, version=version, steps=steps)
         current = {k: None for k in self.get(ref).fields}
         return self.set_fields(ref, {**current, **target["fields"]})
 

@@ -108,7 +108,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 @cache
-def _warm(embedder: Embedder) -> None:  # keyed by the embedder: Dependencies holds dicts, so is unhashable
+def _warm(embedder: Embedder) -> None:  # once per model, whichever Dependencies share it
     embedder.warm_up()
 
 
