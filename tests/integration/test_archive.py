@@ -208,19 +208,19 @@ def test_retention_drops_only_verified_days(deps, archive):
     archived_day = unique_day(today - timedelta(days=3000), 2500)
     other_day = archived_day - timedelta(days=1)
     scope = Scope(f"tenant-ret-{uuid.uuid4().hex[:8]}", "rita")
-    _turn_rows(scope.tenant, scope.user_id, archived_day, 3)
-    _turn_rows(scope.tenant, scope.user_id, other_day, 2)
+    _turn_rows(deps, scope.tenant, scope.user_id, archived_day, 3)
+    _turn_rows(deps, scope.tenant, scope.user_id, other_day, 2)
     episodes = deps.episodes
     kept_doc, dropped_doc = _evicted_doc(scope, other_day, "kept"), _evicted_doc(scope, archived_day, "gone")
     episodes.put(scope, [kept_doc, dropped_doc])
-    assert _count(archived_day) == 3 and _count(other_day) == 2
+    assert _count(deps, archived_day) == 3 and _count(deps, other_day) == 2
 
     archive.archive_day(archived_day)
     report = apply_retention(deps)
 
     assert archived_day.isoformat() in report["chunks"]["dropped"]
-    assert _count(archived_day) == 0, "the verified day's chunk is gone"
-    assert _count(other_day) == 2, "an unarchived day is never dropped"
+    assert _count(deps, archived_day) == 0, "the verified day's chunk is gone"
+    assert _count(deps, other_day) == 2, "an unarchived day is never dropped"
     assert episodes.get(scope, dropped_doc["event_id"]) is None, "evicted and archived: deleted"
     assert episodes.get(scope, kept_doc["event_id"]) is not None, "evicted but not archived: kept"
     # What retention dropped is still readable from the archive.
