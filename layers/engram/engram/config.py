@@ -16,6 +16,9 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
     postgres_dsn: str = "postgresql://engram:engram@127.0.0.1:5432/engram"
     postgres_pool_max: int = Field(4, ge=1)
+    # Idle pooled connections close after this: a warm Lambda between invocations should not
+    # hold server connections it is not using (there are as many pools as warm environments).
+    postgres_pool_max_idle_s: float = Field(60.0, gt=0)
     neo4j_uri: str = "bolt://127.0.0.1:7687"
     neo4j_user: str = "neo4j"
     neo4j_password: str = "engram-local-pw"

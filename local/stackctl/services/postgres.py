@@ -80,6 +80,9 @@ class Postgres(Service):
             "-k", str(SOCK), "-c", f"listen_addresses={HOST}",
             "-c", "shared_preload_libraries=timescaledb", "-c", "timescaledb.telemetry_level=off",
             "-c", "timescaledb.max_background_workers=0",
+            # Every local Lambda is its own process with its own small pool (as on AWS, where RDS
+            # Proxy would pool them): the default 100 runs out while the archive Map fans out.
+            "-c", "max_connections=300",
         ])
         wait_for(self._ready, "postgres", timeout=60, log_file=self.process.log_file)
         self._bootstrap()

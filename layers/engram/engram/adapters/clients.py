@@ -49,6 +49,7 @@ class Clients:
         def make() -> ConnectionPool:
             # min_size=0: a cold Lambda pays for one connection only when it needs one.
             pool = ConnectionPool(self.settings.postgres_dsn, min_size=0, max_size=self.settings.postgres_pool_max,
+                                  max_idle=self.settings.postgres_pool_max_idle_s,
                                   kwargs={"autocommit": True, "connect_timeout": 3}, open=False, timeout=5)
             pool.open(wait=False)
             return pool
