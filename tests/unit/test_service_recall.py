@@ -55,8 +55,8 @@ def test_every_layer_answers_when_all_is_well(deps, memory):
 
 
 def test_the_model_is_warmed_once_outside_the_deadlines(deps, alice):
-    warm_up(deps)
-    warm_up(deps)
+    warm_up(deps, RECALL_PLAN.steps())
+    warm_up(deps, RECALL_PLAN.steps())
     assert deps.embedder.calls == 1
     ask(deps, alice, "What am I allergic to?")
     assert deps.embedder.calls == 2  # the query's own embedding only
@@ -241,3 +241,12 @@ def test_recall_on_step_functions_hands_over_the_request(settings, memory):
     deps.workflows.runner = lambda arn, payload: {"items": [], "echo": payload}
     request = request_for(memory, "What am I allergic to?", k=5)
     assert recall(deps, request)["echo"] == request.to_json()
+
+
+def test_a_cold_step_connects_its_stores_before_its_deadline(deps, alice):
+    calls = []
+    probed = deps.with_(probes={name: (lambda n=name: calls.append(n)) for name in ("redis", "postgres", "neo4j",
+                                                                                   "opensearch", "s3")})
+    warm_up(probed, (RECALL_PLAN.step("profile"),))
+    warm_up(probed, (RECALL_PLAN.step("profile"),))
+    assert calls == ["neo4j", "postgres"]  # once per process, only what the step reads

@@ -112,6 +112,10 @@ class Step:
     name: str      # the name in ``degraded``, ``timings_ms`` and the deadline settings
     layer: str     # the layer its items belong to (fusion weights)
     read: Callable[[Dependencies, RecallContext, dict], StepResult]
+    # The stores it reads (``deps.probes`` names): connected once per process before its first
+    # deadline starts, as a Lambda's init would, so a cold start is not a missed deadline.
+    stores: tuple[str, ...] = ()
+    embeds: bool = False
 
 
 def _session(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
@@ -189,10 +193,11 @@ class RecallPlan:
 
 
 RECALL_PLAN = RecallPlan(
-    first=Step("session", "session", _session),
-    parallel=(Step("tasks", "task", _tasks), Step("profile", "profile", _profile),
-              Step("episodes", "episode", _episodes)),
-    verbatim=Step("archive", "archive", _originals),
+    first=Step("session", "session", _session, stores=("redis",)),
+    parallel=(Step("tasks", "task", _tasks, stores=("postgres",)),
+              Step("profile", "profile", _profile, stores=("neo4j", "postgres")),
+              Step("episodes", "episode", _episodes, stores=("opensearch",), embeds=True)),
+    verbatim=Step("archive", "archive", _originals, stores=("postgres", "s3")),
 )
 
 

@@ -108,16 +108,27 @@ def _pool() -> ThreadPoolExecutor:
 
 
 @cache
-def _warm(embedder: Embedder) -> None:  # once per model, whichever Dependencies share it
+def _warm_model(embedder: Embedder) -> None:  # once per model, whichever Dependencies share it
     embedder.warm_up()
 
 
-def warm_up(deps: Dependencies) -> None:
-    """Once per process and outside every deadline: the model's first inference is slow."""
-    try:
-        _warm(deps.embedder)
-    except Exception:  # noqa: BLE001 - a cold start with a broken model: the episodes step will say so
-        pass
+_connected: set[tuple[int, str]] = set()
+
+
+def warm_up(deps: Dependencies, steps: tuple[Step, ...]) -> None:
+    """Once per process and outside every deadline: load the model (its first inference is slow)
+    and open a connection to each store the steps read. A failure is not remembered and never
+    raised: the step itself will then fail, and say so, within its deadline."""
+    for step in steps:
+        try:
+            if step.embeds:
+                _warm_model(deps.embedder)
+            for store in step.stores:
+                if (id(deps), store) not in _connected and store in deps.probes:
+                    deps.probes[store]()
+                    _connected.add((id(deps), store))
+        except Exception as exc:  # noqa: BLE001 - see above
+            log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
 
 
 def _deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[str, float]:
@@ -126,7 +137,7 @@ def _deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[s
 
 def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan = RECALL_PLAN,
                    deadlines_ms: dict[str, float] | None = None) -> dict:
-    warm_up(deps)
+    warm_up(deps, plan.steps())
     deadlines = _deadlines(deps, deadlines_ms)
     started = time.perf_counter()
     first_ctx = plan.context(request, {})
@@ -176,8 +187,7 @@ def run_step(deps: Dependencies, name: str, event: dict, plan: RecallPlan = RECA
     is_first = name == plan.first.name
     request = RecallRequest.from_json(event if is_first else event.get("request"))
     step = plan.step(name)
-    if name == "episodes":  # the only step that embeds; the others need not load the model
-        warm_up(deps)
+    warm_up(deps, (step,))  # only what this step reads: the others need not load the model
     session = StepResult.from_json(event["session"]) if not is_first else StepResult(name, [])
     ctx = plan.context(request, session.fields)
     inputs = {}
