@@ -24,6 +24,7 @@ import numpy as np
 
 from engram.adapters.episode_store import EpisodeStore
 from engram.bootstrap import Dependencies, bootstrap
+from engram.domain.keys import episode_routing
 from engram.domain.model import Scope
 
 from . import bench_tenant, use_local_stack
@@ -97,7 +98,7 @@ def knn_floor(deps: Dependencies, scope: Scope, vector: list[float], k: int) -> 
     """The floor: one filtered k-NN query for the user's events (all tiers) in the episode store."""
     body = {"size": k, "_source": {"excludes": ["vector"]}, "query": {"knn": {"vector": {
         "vector": vector, "k": k, "filter": {"bool": {"filter": EpisodeStore.scope_filter(scope, "all")}}}}}}
-    return deps.clients.opensearch.search(index=deps.settings.episode_index, routing=scope.key,
+    return deps.clients.opensearch.search(index=deps.settings.episode_index, routing=episode_routing(scope),
                                           body=body)["hits"]["hits"]
 
 

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from opensearchpy import helpers
 
 from engram.bootstrap import Dependencies, bootstrap
+from engram.domain.keys import episode_doc_id, episode_routing
 from engram.domain.model import Scope
 from engram.service.recall import RecallRequest, recall
 from engram.service.routing import event_id
@@ -43,8 +44,8 @@ def load(deps: Dependencies, tenant: str, users: int, events: int, pool_size: in
                 i = rng.randrange(pool_size)
                 turn = pool[i]
                 mid = f"u{u}-m{e}"
-                yield {"_op_type": "index", "_index": index, "_id": event_id(scope, mid),
-                       "_routing": scope.key, "_source": {
+                yield {"_op_type": "index", "_index": index, "_id": episode_doc_id(scope, event_id(scope, mid)),
+                       "_routing": episode_routing(scope), "_source": {
                            "tenant": tenant, "user_id": scope.user_id, "event_id": event_id(scope, mid),
                            "type": "fact", "summary": turn["content"], "text": turn["content"], "context": "",
                            "keywords": [], "raw_sha256": "", "message_ids": [mid], "session_id": "s",

@@ -22,6 +22,7 @@ SERVICES = {
     "localstack": "LocalStack",
 }
 STATE_FILE = RUN_DIR / "stack.json"
+STORES = ("redis", "postgres", "neo4j", "opensearch")
 
 
 def load(name: str):
@@ -46,6 +47,9 @@ def up(names: list[str] | None, deploy_app: bool) -> dict:
             log(f"{svc.name} up")
     timings = {"install_s": round(installed - started, 1), "start_s": round(time.monotonic() - installed, 1)}
     state = {}
+    if not deploy_app and set(STORES) <= {svc.name for svc in chosen}:  # deploy checks it otherwise
+        from .deploy import check_data_format, store_parameters
+        check_data_format(store_parameters())
     if deploy_app:
         from .deploy import deploy
         t0 = time.monotonic()

@@ -206,6 +206,17 @@ def migrate_stores(params: dict[str, str]) -> dict:
         raise StackError(f"schema migration failed: {type(exc).__name__}: {exc}") from exc
 
 
+def check_data_format(params: dict[str, str]) -> None:
+    """Local data of another key format is wiped before migrations recreate the schema (``dataformat``)."""
+    from .dataformat import ensure_data_format
+
+    previous = json.loads((RUN_DIR / "stack.json").read_text()) if (RUN_DIR / "stack.json").exists() else {}
+    try:
+        ensure_data_format(_app_dependencies(params), client("s3"), previous.get("archive_bucket"))
+    except Exception as exc:  # noqa: BLE001 - report any store failure with context
+        raise StackError(f"cannot bring the local data to the current format: {type(exc).__name__}: {exc}") from exc
+
+
 def local_api_key(params: dict[str, str]) -> str:
     """The local tenant's API key: made once, kept in the run dir, registered with the app."""
     if API_KEY_FILE.exists():
@@ -305,6 +316,7 @@ def deploy() -> dict:
     except ClientError:
         s3.create_bucket(Bucket=DEPLOY_BUCKET)
     parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key()}
+    check_data_format(parameters)
     migrated = migrate_stores(parameters)
     log(f"deploy: migrations applied {migrated}")
     body = json.dumps(package(load_template(), s3), sort_keys=True)

@@ -73,6 +73,14 @@ class Contract:
             wipe(deps, scope)
 
     @pytest.fixture
+    def lookalikes(self, owners) -> list[Scope]:
+        """Owners whose ids, joined with ':' or '|', read the same: (T, "x:y") and (T:x, "y"),
+        (T, "x|y") and (T|x, "y"). Each must be a different owner in every store."""
+        tenant = new_tenant()
+        return [owners("x:y", tenant_id=tenant), owners("y", tenant_id=f"{tenant}:x"),
+                owners("x|y", tenant_id=tenant), owners("y", tenant_id=f"{tenant}|x")]
+
+    @pytest.fixture
     def alice(self, owners) -> Scope:
         return owners("alice")
 

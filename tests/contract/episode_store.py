@@ -288,3 +288,18 @@ class EpisodeStoreContract(Contract):
         store.put(alice, [a])
         assert store.delete_ids([(bob, a["event_id"])]) == 0
         assert store.get(alice, a["event_id"]) is not None
+
+    # -- owners whose ids join alike ------------------------------------------------------------
+
+    def test_owners_whose_ids_join_alike_keep_their_own_events(self, store, lookalikes):
+        for i, owner in enumerate(lookalikes):
+            store.put(owner, [doc("ev-same", text=f"owner {i}", vector=vec(a=1)), doc(text=f"only {i}")])
+        for i, owner in enumerate(lookalikes):
+            assert store.get(owner, "ev-same")["text"] == f"owner {i}"
+            assert {d["text"] for d in store.all_for_user(owner)} == {f"owner {i}", f"only {i}"}
+            [near] = store.nearest_of_type(owner, [(vec(a=1), "preference")], 10)
+            assert ids(near) == ["ev-same"] and near[0]["text"] == f"owner {i}"
+        store.update(lookalikes[1], "ev-same", {"weight": 0.5})
+        assert [store.get(o, "ev-same")["weight"] for o in lookalikes] == [1.0, 0.5, 1.0, 1.0]
+        assert store.delete_user(lookalikes[0]) == 2 and store.delete_ids([(lookalikes[2], "ev-same")]) == 1
+        assert [store.count(o, tier="all") for o in lookalikes] == [0, 2, 1, 2]

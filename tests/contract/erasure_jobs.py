@@ -3,11 +3,11 @@ deletes and the verify step counts)."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import date, timedelta
 
 import pytest
 
+from engram.domain.keys import erasure_user_ref
 from engram.domain.model import Scope
 from engram.domain.records import AuditEntry
 from engram.domain.tasks import TaskStatus
@@ -44,8 +44,12 @@ class ErasureJobsContract(Contract):
 
     def test_a_job_names_nobody(self, store, alice):
         job, _ = store.open_job(alice)
-        assert job["user_ref"] == hashlib.sha256(f"{alice.tenant}|alice".encode()).hexdigest()
+        assert job["user_ref"] == erasure_user_ref(alice)
         assert "alice" not in str({k: v for k, v in job.items() if k != "tenant"})
+
+    def test_owners_whose_ids_join_alike_have_their_own_jobs(self, store, lookalikes):
+        jobs = [store.open_job(s)[0] for s in lookalikes]
+        assert len({j["job_id"] for j in jobs}) == len({j["user_ref"] for j in jobs}) == len(lookalikes)
 
     def test_jobs_of_different_users_are_different(self, store, alice, bob, stranger):
         ids = {store.open_job(s)[0]["job_id"] for s in (alice, bob, stranger)}

@@ -82,3 +82,14 @@ class KeyStoreContract(Contract):
         one = store.blind(alice, "person", "Tom")
         assert store.blind(alice, "person", "Tom") == one
         assert store.blind(bob, "person", "Tom") != one and "Tom" not in one
+
+    def test_owners_whose_ids_join_alike_have_their_own_keys(self, store, lookalikes):
+        tokens = [store.seal(o, f"owner {i}", "turn") for i, o in enumerate(lookalikes)]
+        assert len({store.data_key(o).key for o in lookalikes}) == len(lookalikes)
+        for i, owner in enumerate(lookalikes):
+            assert store.open(owner, tokens[i], "turn") == f"owner {i}"
+            for j, token in enumerate(tokens):
+                if j != i:
+                    with pytest.raises((KeyDestroyed, DecryptionFailed)):
+                        store.open(owner, token, "turn")
+        assert store.shred(lookalikes[0]) and all(store.has_key(o) for o in lookalikes[1:])

@@ -182,3 +182,16 @@ class ProfileGraphContract(Contract):
 
     def test_count_user_is_zero_for_an_unknown_user(self, store, alice):
         assert store.count_user(alice) == 0
+
+    def test_owners_whose_ids_join_alike_have_their_own_profiles_and_people(self, store, lookalikes):
+        for i, owner in enumerate(lookalikes):
+            store.upsert_fact(owner, fact(P.HAS_CHILD, "Tom", tags=(f"owner-{i}",)))
+            store.upsert_fact(owner, fact(P.LIVES_IN, f"City {i}"))
+        for i, owner in enumerate(lookalikes):
+            assert current(store, owner) == {("has_child", "Tom"), ("lives_in", f"City {i}")}
+            assert store.count_user(owner) == 2  # the user node and their own Tom
+        assert store.delete_user(lookalikes[0]) == 3  # user, Tom, and the city only they lived in
+        assert [store.count_user(o) for o in lookalikes] == [0, 2, 2, 2]
+        for i, owner in enumerate(lookalikes[1:], start=1):
+            [tom] = [e for e in store.items(owner) if e["predicate"] == "has_child"]
+            assert tom["tags"] == [f"owner-{i}"]

@@ -136,3 +136,21 @@ class SessionStoreContract(Contract):
 
     def test_delete_of_an_unknown_user_deletes_nothing(self, store, alice):
         assert store.delete_user(alice) == 0
+
+    def test_owners_whose_ids_join_alike_share_no_session(self, store, owners, lookalikes):
+        # (T, "x:y") on device "d" and (T:x, "y") on device "d" once shared one Redis key; so did
+        # user "u" on device "a:b" and user "u:a" on device "b" (the first pair below).
+        tenant = lookalikes[0].tenant
+        pairs = [SessionRef(owners("u", tenant_id=tenant), "a:b", "s"),
+                 SessionRef(owners("u:a", tenant_id=tenant), "b", "s")]
+        refs = pairs + [SessionRef(o, "d", "s:1") for o in lookalikes]
+        for i, ref in enumerate(refs):
+            store.append_turns(ref, [turn(f"m{i}", T0, f"turn of {i}")])
+            store.set_fields(ref, {"owner": i})
+        for i, ref in enumerate(refs):
+            ctx = store.get(ref)
+            assert [t["content"] for t in ctx.turns] == [f"turn of {i}"] and ctx.fields == {"owner": i}
+            assert store.sessions_of(ref.scope) == [ref] and store.count_user(ref.scope) == 4 + 1
+        assert store.delete_user(refs[0].scope) == 5 and store.delete_user(refs[2].scope) == 5
+        assert [store.count_user(r.scope) for r in refs] == [0, 5, 0, 5, 5, 5]
+        assert store.get(refs[1]).fields == {"owner": 1} and store.get(refs[3]).fields == {"owner": 3}

@@ -96,3 +96,10 @@ class TaskStoreContract(Contract):
         assert store.delete_user(alice) == 2
         assert store.history(alice) == [] and len(store.history(bob)) == 1
         assert store.record(alice, "a", S.CREATED, {}, later(2)).status == "CREATED"
+
+    def test_owners_whose_ids_join_alike_have_their_own_tasks(self, store, lookalikes):
+        for owner in lookalikes:
+            store.record(owner, "t:1", S.CREATED, {}, later(0))
+        store.record(lookalikes[0], "t:1", S.IN_PROGRESS, {}, later(1))
+        assert [len(store.history(o)) for o in lookalikes] == [2, 1, 1, 1]
+        assert [store.latest(o)[0].status for o in lookalikes] == ["IN_PROGRESS", "CREATED", "CREATED", "CREATED"]

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from engram.errors import Unauthorized
+from engram.errors import Unauthorized, ValidationFailed
 
 from ._base import Contract, new_tenant
 
@@ -39,3 +39,9 @@ class TenantDirectoryContract(Contract):
         assert store.tenant_for(one) == store.tenant_for(two) == tenant
         with pytest.raises(Unauthorized):
             store.tenant_for(one.upper())
+
+    @pytest.mark.parametrize("tenant", ["", "acme eu", "acme|eu", "acme/eu", "x" * 129, None])
+    def test_a_tenant_id_is_validated_like_every_other_id(self, store, tenant):
+        with pytest.raises(ValidationFailed) as refused:
+            store.register(tenant, api_key())
+        assert refused.value.field == "tenant"

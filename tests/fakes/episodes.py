@@ -4,7 +4,9 @@ Tiers are ``EpisodeStore.scope_filter``'s: ``hot`` hides evicted and archived ev
 ``retrievable`` hides archived ones, ``all`` hides nothing. Dense scores are Lucene's cosinesimil
 score, (1 + cos) / 2, by numpy; lexical scores are a small BM25 over the English-analysed text
 fields (Lucene's English stop words, a light stemmer), the context field boosted 0.3 and exact
-keyword terms, as the real query's ``should`` clauses are.
+keyword terms, as the real query's ``should`` clauses are. Documents are held under the
+adapter's own ids (``domain.keys.episode_doc_id``) and found by their ``tenant`` and ``user_id``
+fields, as the real queries' filters find them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 
 from engram.adapters.episode_store import EpisodeStore
 from engram.domain.cleaning import format_timestamp
+from engram.domain.keys import episode_doc_id
 from engram.domain.model import Scope
 from engram.domain.records import EpisodeDoc
 
@@ -58,7 +61,7 @@ class InMemoryEpisodeStore:
     scope_filter = staticmethod(EpisodeStore.scope_filter)
 
     def __init__(self) -> None:
-        self.docs: dict[tuple[str, str, str], dict] = {}
+        self.docs: dict[str, dict] = {}   # episode_doc_id -> the document
 
     # -- helpers ----------------------------------------------------------------------------
 
@@ -66,16 +69,23 @@ class InMemoryEpisodeStore:
     def _in_tier(doc: dict, tier: str) -> bool:
         return not any(doc.get(flag) is True for flag in _HIDDEN[tier])
 
+    @staticmethod
+    def _owned(doc: dict | None, scope: Scope) -> bool:
+        return doc is not None and doc["tenant"] == scope.tenant and doc["user_id"] == scope.user_id
+
+    def _mine(self, scope: Scope, event_id: str) -> dict | None:
+        doc = self.docs.get(episode_doc_id(scope, event_id))
+        return doc if self._owned(doc, scope) else None
+
     def _of(self, scope: Scope, tier: str = "all") -> list[dict]:
-        return [d for (t, u, _), d in self.docs.items()
-                if t == scope.tenant and u == scope.user_id and self._in_tier(d, tier)]
+        return [d for d in self.docs.values() if self._owned(d, scope) and self._in_tier(d, tier)]
 
     @staticmethod
     def _by_ts(docs: list[dict]) -> list[dict]:
         return sorted(docs, key=lambda d: parse_ts(d["ts"]))
 
     def _delete(self, scope: Scope, keep) -> int:
-        doomed = [k for k, d in self.docs.items() if k[:2] == (scope.tenant, scope.user_id) and not keep(d)]
+        doomed = [k for k, d in self.docs.items() if self._owned(d, scope) and not keep(d)]
         for key in doomed:
             del self.docs[key]
         return len(doomed)
@@ -87,11 +97,11 @@ class InMemoryEpisodeStore:
 
     def put(self, scope: Scope, docs: list[EpisodeDoc], *, refresh: bool = True) -> None:
         for doc in docs:
-            self.docs[(scope.tenant, scope.user_id, doc["event_id"])] = {
+            self.docs[episode_doc_id(scope, doc["event_id"])] = {
                 **clone(doc), "tenant": scope.tenant, "user_id": scope.user_id}
 
     def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
-        doc = self.docs.get((scope.tenant, scope.user_id, event_id))
+        doc = self._mine(scope, event_id)
         if doc is not None:
             doc.update(clone(fields))
 
@@ -100,8 +110,8 @@ class InMemoryEpisodeStore:
             self.update(scope, event_id, fields)
 
     def delete_ids(self, targets: list[tuple[Scope, str]]) -> int:
-        keys = [(s.tenant, s.user_id, i) for s, i in targets]
-        return sum(1 for key in keys if self.docs.pop(key, None) is not None)
+        owned = {episode_doc_id(s, i) for s, i in targets if self._mine(s, i) is not None}
+        return sum(1 for key in owned if self.docs.pop(key, None) is not None)
 
     def evict_over_cap(self, scope: Scope, cap: int) -> list[str]:
         live = self._of(scope, "hot")
@@ -129,7 +139,7 @@ class InMemoryEpisodeStore:
     # -- reads ------------------------------------------------------------------------------
 
     def get(self, scope: Scope, event_id: str) -> dict | None:
-        doc = self.docs.get((scope.tenant, scope.user_id, event_id))
+        doc = self._mine(scope, event_id)
         return clone(doc) if doc is not None else None
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
@@ -191,4 +201,4 @@ class InMemoryEpisodeStore:
         return [_without_vector(d) for d in self._by_ts(list(self.docs.values())) if d.get("evicted") is True]
 
     def users(self) -> list[Scope]:
-        return [Scope(t, u) for t, u in sorted({(t, u) for t, u, _ in self.docs})]
+        return [Scope(t, u) for t, u in sorted({(d["tenant"], d["user_id"]) for d in self.docs.values()})]

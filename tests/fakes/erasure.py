@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import uuid
 
-from engram.adapters.erasure_store import KEY_TABLE, USER_TABLES, user_ref
+from engram.adapters.erasure_store import KEY_TABLE, USER_TABLES
+from engram.domain.keys import erasure_user_ref
 from engram.domain.model import Scope
 from engram.errors import NotFound
 
@@ -23,7 +24,7 @@ class InMemoryErasureJobs:
     # -- jobs -------------------------------------------------------------------------------
 
     def open_job(self, scope: Scope) -> tuple[dict, bool]:
-        ref = user_ref(scope)
+        ref = erasure_user_ref(scope)
         running = next((j for j in self.jobs.values()
                         if j["tenant"] == scope.tenant and j["user_ref"] == ref and j["status"] == "RUNNING"), None)
         if running is not None:

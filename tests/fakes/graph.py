@@ -1,16 +1,17 @@
 """InMemoryProfileGraph: the bi-temporal profile as ``adapters.profile_graph`` keeps it in Neo4j.
 
 User nodes per tenant and user, object nodes per tenant (Person nodes per user) under the same
-keys as the adapter's, edges with the same properties. What a fact does to existing edges is
-decided by the same pure functions (``domain.beliefs``).
+keys as the adapter's (``domain.keys``: a user's Person nodes are those under its prefix), edges
+with the same properties. What a fact does to existing edges is decided by the same pure
+functions (``domain.beliefs``).
 """
 
 from __future__ import annotations
 
 import uuid
 
-from engram.adapters.profile_graph import _object_key, _uid
 from engram.domain.beliefs import EdgeClaim, already_heard, contradicted_by, reinforce_edge, resolve_contradictions
+from engram.domain.keys import object_node_key, person_key_prefix, user_node_key
 from engram.domain.model import PREDICATES, Scope, TrustSource
 from engram.domain.records import Fact
 from engram.errors import NotFound
@@ -42,7 +43,7 @@ class InMemoryProfileGraph:
         return data
 
     def _edges_of(self, scope: Scope, *, rel: str | None = None, current: bool = True) -> list[dict]:
-        uid = _uid(scope)
+        uid = user_node_key(scope)
         return [e for e in self.edges if e["uid"] == uid and (rel is None or e["rel"] == rel)
                 and (not current or e.get("valid_to") is None)]
 
@@ -57,12 +58,13 @@ class InMemoryProfileGraph:
     def upsert_fact(self, scope: Scope, fact: Fact) -> tuple[str, dict | None, dict]:
         spec = PREDICATES[fact.predicate]
         rel, now = fact.predicate.value, utcnow()
-        key = _object_key(scope, spec.target, fact.object)
+        key = object_node_key(scope, spec.target, fact.object)
         valid_from, observed = fact.valid_from or now, fact.observed_at or now
-        self.users.setdefault(_uid(scope), {"tenant": scope.tenant, "user_id": scope.user_id, "created_at": now})
+        uid = user_node_key(scope)
+        self.users.setdefault(uid, {"tenant": scope.tenant, "user_id": scope.user_id, "created_at": now})
         self.objects.setdefault(key, {"label": spec.target.value, "name": fact.object, "tenant": scope.tenant,
                                       "created_at": now})
-        earlier = next((e for e in self.edges if e["uid"] == _uid(scope) and e["rel"] == rel and e["key"] == key
+        earlier = next((e for e in self.edges if e["uid"] == uid and e["rel"] == rel and e["key"] == key
                         and already_heard(e["message_ids"], fact.message_ids)), None)
         if earlier is not None:
             return "unchanged", self._item(earlier), self._item(earlier)
@@ -90,7 +92,7 @@ class InMemoryProfileGraph:
         for edge in self.edges:
             if edge["id"] in resolution.close:
                 edge.update(valid_to=valid_from, closed_by=new_id, updated_at=now)
-        edge = {"uid": _uid(scope), "rel": rel, "key": key, "id": new_id, "confidence": fact.confidence,
+        edge = {"uid": uid, "rel": rel, "key": key, "id": new_id, "confidence": fact.confidence,
                 "source": fact.source.value, "created_at": now, "updated_at": now, "confirmed_at": observed,
                 "valid_from": valid_from, "valid_to": valid_from if resolution.contested else None,
                 "message_ids": list(fact.message_ids), "tags": list(resolution.tags(fact.tags)),
@@ -121,7 +123,7 @@ class InMemoryProfileGraph:
         return before
 
     def delete_user(self, scope: Scope) -> int:
-        uid, prefix = _uid(scope), f"{scope.tenant}|{scope.user_id}|"
+        uid, prefix = user_node_key(scope), person_key_prefix(scope)
         targets = {e["key"] for e in self.edges if e["uid"] == uid}
         deleted = 1 if self.users.pop(uid, None) is not None else 0
         self.edges = [e for e in self.edges if e["uid"] != uid]
@@ -137,7 +139,7 @@ class InMemoryProfileGraph:
         return deleted + len(orphans)
 
     def count_user(self, scope: Scope) -> int:
-        prefix = f"{scope.tenant}|{scope.user_id}|"
+        prefix = person_key_prefix(scope)
         persons = sum(1 for k, o in self.objects.items() if o["label"] == "Person" and k.startswith(prefix))
-        return (1 if _uid(scope) in self.users else 0) + persons
+        return (1 if user_node_key(scope) in self.users else 0) + persons
 

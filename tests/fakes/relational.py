@@ -9,6 +9,7 @@ from datetime import timedelta
 from itertools import count
 
 from engram.adapters.idempotency import STALE
+from engram.domain.cleaning import validate_id
 from engram.domain.consent import decide_consent
 from engram.domain.model import Scope, Turn
 from engram.domain.records import AuditEntry, DeviceLink, UserState
@@ -177,6 +178,7 @@ class InMemoryTenantDirectory:
         self.by_hash: dict[str, str] = {}
 
     def register(self, tenant_id: str, api_key: str) -> None:
+        validate_id(tenant_id, "tenant")
         self.by_hash[hashlib.sha256(api_key.encode()).hexdigest()] = tenant_id
 
     def tenant_for(self, api_key: str) -> str:

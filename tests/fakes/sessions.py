@@ -3,7 +3,9 @@
 Per session: the turns by message id (ordered by client time, newest ``max_turns`` kept), the
 fields with their version, and the kept snapshots (newest first). Every write refreshes the
 session's TTL and the user's session index, as the Redis keys' EXPIRE does; ``clock`` (seconds,
-monotonic) can be replaced to let a test expire sessions.
+monotonic) can be replaced to let a test expire sessions. Sessions and indexes are held under the
+adapter's own Redis keys (``domain.keys``), and ``count_user`` counts the keys under the user's
+prefix as the adapter's SCAN does, so the fakes exercise the same encoding.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.config import Settings
+from engram.domain.keys import session_index_key, session_key, session_prefix
 from engram.domain.model import Scope, Turn
 from engram.domain.records import SessionContext, SessionRef
 from engram.domain.sessions import snapshot_to_restore
@@ -46,22 +49,25 @@ class InMemorySessionStore:
         self.max_turns = settings.session_max_turns
         self.versions_kept = settings.session_versions_kept
         self.clock = time.monotonic
-        self._sessions: dict[SessionRef, _Session] = {}
-        self._index: dict[Scope, tuple[float, set[tuple[str, str]]]] = {}
+        self._sessions: dict[str, _Session] = {}                          # session_key -> session
+        self._index: dict[str, tuple[float, set[tuple[str, str]]]] = {}   # session_index_key -> members
 
     # -- expiry -----------------------------------------------------------------------------
 
-    def _live(self, ref: SessionRef) -> _Session | None:
-        session = self._sessions.get(ref)
+    def _live_key(self, key: str) -> _Session | None:
+        session = self._sessions.get(key)
         if session is not None and session.expires <= self.clock():
-            del self._sessions[ref]
+            del self._sessions[key]
             return None
         return session
 
+    def _live(self, ref: SessionRef) -> _Session | None:
+        return self._live_key(session_key(ref))
+
     def _members(self, scope: Scope) -> set[tuple[str, str]]:
-        entry = self._index.get(scope)
+        entry = self._index.get(session_index_key(scope))
         if entry is None or entry[0] <= self.clock():
-            self._index.pop(scope, None)
+            self._index.pop(session_index_key(scope), None)
             return set()
         return entry[1]
 
@@ -69,10 +75,10 @@ class InMemorySessionStore:
         expires = self.clock() + self.ttl
         session = self._live(ref) or _Session(expires)
         session.expires = expires
-        self._sessions[ref] = session
+        self._sessions[session_key(ref)] = session
         members = self._members(ref.scope)
         members.add((ref.device_id, ref.session_id))
-        self._index[ref.scope] = (expires, members)
+        self._index[session_index_key(ref.scope)] = (expires, members)
         return session
 
     # -- the port ---------------------------------------------------------------------------
@@ -127,12 +133,13 @@ class InMemorySessionStore:
             session = self._live(ref)
             if session is not None:
                 deleted += session.keys()
-                del self._sessions[ref]
-        if self._index.pop(scope, None) is not None:
+                del self._sessions[session_key(ref)]
+        if self._index.pop(session_index_key(scope), None) is not None:
             deleted += 1
         return deleted
 
     def count_user(self, scope: Scope) -> int:
-        keys = sum(s.keys() for ref, s in list(self._sessions.items())
-                   if ref.scope == scope and self._live(ref) is not None)
+        prefix = session_prefix(scope)
+        keys = sum(s.keys() for key, s in list(self._sessions.items())
+                   if key.startswith(prefix) and self._live_key(key) is not None)
         return keys + (1 if self._members(scope) else 0)

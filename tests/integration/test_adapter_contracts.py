@@ -55,12 +55,6 @@ class TestRedisSessionStore(SessionStoreContract):
 class TestOpenSearchEpisodeStore(EpisodeStoreContract):
     part = "episodes"
 
-    @pytest.mark.xfail(strict=True, reason="known: documents are indexed under _id = event_id, unique per index, "
-                                           "not per user, so another owner's put of the same id overwrites it "
-                                           "(service ids hash the owner in, so they never collide)")
-    def test_the_same_event_id_in_two_tenants_is_two_events(self, store, alice, stranger):
-        super().test_the_same_event_id_in_two_tenants_is_two_events(store, alice, stranger)
-
 
 class TestPostgresTaskStore(TaskStoreContract):
     part = "tasks"

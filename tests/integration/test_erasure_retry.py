@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from engram.domain.keys import erasure_audit_subject
 from engram.domain.model import Scope
 from engram.service.erasure import residue
 from local.stackctl.services.neo4j import Neo4j
@@ -73,7 +74,7 @@ def test_past_the_retry_budget_the_job_fails_naming_the_step_and_a_rerun_complet
         ("redis", "opensearch", "postgres", "archive"), "SUCCEEDED")
     # Verify could not count the graph while Neo4j was down; the deleted stores are empty.
     assert residue(Scope(tenant, "eve"), deps)["postgres"] == 0
-    trail = deps.audit.entries(Scope(tenant, f"erasure:{job_id}"))
+    trail = deps.audit.entries(Scope(tenant, erasure_audit_subject(job_id)))
     assert any(e["action"] == "erasure_failed_neo4j" for e in trail)
     # Writes stay refused until an erasure completes; the re-run does.
     assert app_client.put("/v1/users/eve/consent", headers=headers, json={"long_term": True}).status_code == 409

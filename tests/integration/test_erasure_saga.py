@@ -2,7 +2,6 @@
 real handlers against the real stores."""
 
 import io
-import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -12,9 +11,11 @@ import pytest
 
 from engram.adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
 from engram.domain.archive import shard_of
+from engram.domain.keys import erasure_audit_subject
 from engram.domain.model import Scope
 from engram.errors import KeyDestroyed
 from engram.service.erasure import residue
+from tests.integration.saga import wait
 
 pytestmark = pytest.mark.stack
 ZERO = {"redis": 0, "opensearch": 0, "postgres": 0, "neo4j": 0, "archive": 0}
@@ -45,16 +46,6 @@ def seed(client, headers, user, tag):
                       json={"fields": {"current_item": tag}}).status_code == 200
     assert client.post(f"/v1/users/{user}/tasks/t1/events", headers=headers,
                        json={"status": "CREATED"}).status_code == 201
-
-
-def wait(client, headers, job_id, timeout=180):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(f"/v1/erasure-jobs/{job_id}", headers=headers).json()
-        if job["status"] != "RUNNING":
-            return job
-        time.sleep(1)
-    pytest.fail(f"erasure job {job_id} still running after {timeout} s: {job}")
 
 
 def archived_object(deps, scope: Scope) -> str:
@@ -114,7 +105,7 @@ def test_saga_erases_every_store_and_leaves_others_untouched(deps, app_client, t
     objects = {i["object"] for i in app_client.get("/v1/users/bob/profile", headers=headers).json()["items"]}
     assert {"peanuts", "Tom"} <= objects
     # The erasure itself left a pseudonymous trail; the user's own audit trail is gone.
-    trail = stores.audit.entries(Scope(tenant, f"erasure:{job_id}"))
+    trail = stores.audit.entries(Scope(tenant, erasure_audit_subject(job_id)))
     assert {e["action"] for e in trail} >= {"erasure_validate", "erasure_mark", "erasure_delete_neo4j",
                                             "erasure_verify", "erasure_record"}
     assert stores.audit.entries(alice) == []

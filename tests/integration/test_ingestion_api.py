@@ -2,6 +2,7 @@
 
 import pytest
 
+from engram.domain.keys import episode_doc_id, episode_routing
 from engram.domain.model import Scope
 from engram.domain.records import SessionRef
 from engram.service.privacy import reveal_items
@@ -51,7 +52,8 @@ def test_two_sessions_two_devices_reach_every_store(deps, app_client, alice):
     # Episodes: one per user turn, with vectors and their source message ids.
     events = deps.episodes.all_for_user(scope)
     assert sorted(m for e in events for m in e["message_ids"]) == ["a1", "a2", "a4", "b1", "b2", "b3", "b4"]
-    raw = deps.episodes.client.get(index=deps.episodes.index, id=events[0]["event_id"], routing=scope.key)
+    raw = deps.episodes.client.get(index=deps.episodes.index, id=episode_doc_id(scope, events[0]["event_id"]),
+                                   routing=episode_routing(scope))
     assert len(raw["_source"]["vector"]) == 384
     # Tasks: the request became an open task.
     [task] = deps.tasks.latest(scope, open_only=True)

@@ -3,6 +3,7 @@ after crypto-shredding (reads never crash on a destroyed key)."""
 
 import pytest
 
+from engram.domain.keys import user_node_key
 from engram.domain.model import Scope
 from engram.service.privacy import REDACTED
 
@@ -26,7 +27,7 @@ def test_neo4j_and_turn_log_hold_ciphertext_only(deps, alice):
     scope, _ = alice
     records, _, _ = deps.clients.neo4j.execute_query(
         "MATCH (:User {uid: $uid})-[r]->(o) RETURN type(r) AS rel, o.name AS name, o.key AS key, r.sealed AS sealed",
-        uid=f"{scope.tenant}|{scope.user_id}")
+        uid=user_node_key(scope))
     by_rel = {r["rel"]: r for r in records}
     for rel in ("ALLERGIC_TO", "HAS_CHILD"):
         edge = by_rel[rel]

@@ -2,8 +2,8 @@ import uuid
 
 import pytest
 
-from engram.adapters.session_store import session_key
 from engram.domain.cleaning import clean_turn
+from engram.domain.keys import session_key
 from engram.domain.model import Scope
 from engram.domain.records import SessionRef
 from engram.errors import NotFound, ValidationFailed

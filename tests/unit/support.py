@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
+from engram.service import erasure
 from engram.service.ingestion import run_ingest
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -36,6 +37,23 @@ def say(deps, scope: Scope, *texts: str, session: str = "s1", device: str = "pho
     prefix = prefix or f"{session}-{at:%Y%m%d%H%M}"
     messages = [message(t, f"{prefix}-{i}", at + timedelta(minutes=i)) for i, t in enumerate(texts)]
     return run_ingest(deps, scope, body(*messages, session=session, device=device))
+
+
+def start_erasure(deps, scope: Scope) -> dict:
+    """Request the user's erasure; the saga's input (``deps`` needs an erasure state machine ARN)."""
+    job = erasure.request_erasure(deps, scope)
+    return {"job_id": job["job_id"], "tenant": scope.tenant, "user_id": scope.user_id}
+
+
+def run_saga(deps, event: dict) -> dict:
+    """The erasure saga's steps in the state machine's order; the verify step's result."""
+    erasure.validate(deps, event)
+    erasure.mark(deps, event)
+    for store in erasure.STORES:
+        erasure.delete_from(deps, event, store)
+    verified = erasure.verify(deps, event)
+    erasure.record(deps, {**event, "verify": verified})
+    return verified
 
 
 class Wrapped:

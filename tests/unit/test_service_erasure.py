@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engram.domain.keys import erasure_audit_subject
 from engram.domain.model import Scope
 from engram.domain.records import SessionRef
 from engram.errors import Conflict, StoreUnavailable, ValidationFailed
@@ -13,7 +14,8 @@ from engram.service.archival import archive_day
 from engram.service.tasks import record_task_event
 from engram.service.users import link_device, set_consent
 from tests.fakes import fake_deps
-from tests.unit.support import T0, failing, say
+from tests.unit.support import T0, failing, run_saga, say
+from tests.unit.support import start_erasure as start
 
 ARN = "arn:aws:states:us-east-1:000000000000:stateMachine:erasure"
 
@@ -37,21 +39,6 @@ def footprint(deps, scope) -> dict:
     return {"sessions": deps.sessions.count_user(scope), "episodes": deps.episodes.count(scope, tier="all"),
             "graph": deps.graph.count_user(scope), "key": deps.keys.has_key(scope),
             **{table: n for table, n in rows.items()}}
-
-
-def start(deps, scope) -> dict:
-    job = erasure.request_erasure(deps, scope)
-    return {"job_id": job["job_id"], "tenant": scope.tenant, "user_id": scope.user_id}
-
-
-def run_saga(deps, event) -> dict:
-    erasure.validate(deps, event)
-    erasure.mark(deps, event)
-    for store in erasure.STORES:
-        erasure.delete_from(deps, event, store)
-    verified = erasure.verify(deps, event)
-    erasure.record(deps, {**event, "verify": verified})
-    return verified
 
 
 @pytest.fixture
@@ -235,6 +222,6 @@ def test_the_audit_of_an_erasure_names_no_one(deps, both):
     alice, _ = both
     event = start(deps, alice)
     run_saga(deps, event)
-    trail = deps.audit.entries(Scope("t1", f"erasure:{event['job_id']}"))
+    trail = deps.audit.entries(Scope("t1", erasure_audit_subject(event["job_id"])))
     assert [e["action"] for e in trail][:2] == ["erasure_validate", "erasure_mark"]
     assert "alice" not in repr([e for e in trail])

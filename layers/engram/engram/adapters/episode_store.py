@@ -1,7 +1,10 @@
 """EpisodeStore: typed episodic events in one OpenSearch index with k-NN (HNSW) and BM25.
 
-Every request is routed by ``tenant:user`` (all of a user's events live on one shard) and
-filtered on tenant and user, so no query can reach another user's events.
+Every request is routed by the user's encoded identity (``domain.keys.episode_routing``: all of
+a user's events live on one shard) and filtered on tenant and user, so no query can reach another
+user's events. A document's ``_id`` is ``domain.keys.episode_doc_id`` (a hash of the encoded
+tenant, user and event id), unique per owner: another owner's event of the same id is another
+document, never an overwrite.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from opensearchpy.exceptions import ConnectionTimeout, TransportError
 
 from ..config import Settings
 from ..domain.cleaning import format_timestamp
+from ..domain.keys import episode_doc_id, episode_routing
 from ..domain.model import Scope
 from ..domain.records import EpisodeDoc
 from ..errors import StoreUnavailable
@@ -67,10 +71,14 @@ def _unavailable(exc: Exception) -> StoreUnavailable:
     return StoreUnavailable(f"episode store: {exc}")
 
 
-# An update applies only to the owner's document: ids are unique per index, not per user, so an
-# update by id alone through another scope would reach (and change) someone else's event.
+# An update applies only to the owner's document. Document ids are per owner already; the check
+# stays as a second guard (a document written under another id scheme, a hash collision).
 _OWNED_UPDATE = ("if (ctx._source.tenant == params.tenant && ctx._source.user_id == params.user_id) "
                  "{ ctx._source.putAll(params.doc) } else { ctx.op = 'none' }")
+
+
+def _owned_by(doc: dict, scope: Scope) -> bool:
+    return doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id
 
 
 def _owned_update(scope: Scope, fields: dict) -> dict:
@@ -110,8 +118,10 @@ class EpisodeStore:
         """Index events under their own ids: a retried ingest overwrites, never duplicates."""
         if not docs:
             return
-        actions = [{"_op_type": "index", "_index": self.index, "_id": d["event_id"], "_routing": scope.key,
-                    "_source": {**d, "tenant": scope.tenant, "user_id": scope.user_id}} for d in docs]
+        routing = episode_routing(scope)
+        actions = [{"_op_type": "index", "_index": self.index, "_id": episode_doc_id(scope, d["event_id"]),
+                    "_routing": routing, "_source": {**d, "tenant": scope.tenant, "user_id": scope.user_id}}
+                   for d in docs]
         try:
             # refresh=true refreshes the one shard the user's routing hits, now: a recall right
             # after an ingest sees it, without waiting up to refresh_interval as wait_for would.
@@ -121,8 +131,8 @@ class EpisodeStore:
 
     def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
         try:
-            self.client.update(index=self.index, id=event_id, routing=scope.key, body=_owned_update(scope, fields),
-                               refresh="true" if refresh else "false")
+            self.client.update(index=self.index, id=episode_doc_id(scope, event_id), routing=episode_routing(scope),
+                               body=_owned_update(scope, fields), refresh="true" if refresh else "false")
         except NotFoundError:
             return
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -130,12 +140,13 @@ class EpisodeStore:
 
     def get(self, scope: Scope, event_id: str) -> dict | None:
         try:
-            doc = self.client.get(index=self.index, id=event_id, routing=scope.key)["_source"]
+            doc = self.client.get(index=self.index, id=episode_doc_id(scope, event_id),
+                                  routing=episode_routing(scope))["_source"]
         except NotFoundError:
             return None
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
-        return doc if doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id else None
+        return doc if _owned_by(doc, scope) else None
 
     def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None,
                   tier: str = "retrievable") -> dict:
@@ -150,7 +161,7 @@ class EpisodeStore:
             return []
         lines: list[dict] = []
         for vector, type_ in queries:
-            lines += [{"index": self.index, "routing": scope.key},
+            lines += [{"index": self.index, "routing": episode_routing(scope)},
                       self._knn_body(scope, vector, k, [{"term": {"type": type_}}])]
         return self._msearch(lines, None)
 
@@ -178,16 +189,17 @@ class EpisodeStore:
                                           {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
                                           {"match": {"context": {"query": text, "boost": 0.3}}}],
             "minimum_should_match": 1}}}
-        lines: list[dict] = [{"index": self.index, "routing": scope.key}, lexical]
+        header = {"index": self.index, "routing": episode_routing(scope)}
+        lines: list[dict] = [header, lexical]
         if vector is not None:
-            lines += [{"index": self.index, "routing": scope.key}, self._knn_body(scope, vector, size, None)]
+            lines += [header, self._knn_body(scope, vector, size, None)]
         hits = self._msearch(lines, None)
         return (hits[1] if vector is not None else []), hits[0]
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}
         try:
-            return self.client.count(index=self.index, body=body, routing=scope.key)["count"]
+            return self.client.count(index=self.index, body=body, routing=episode_routing(scope))["count"]
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
 
@@ -200,20 +212,20 @@ class EpisodeStore:
         body = {"size": live - cap, "_source": ["event_id"],
                 "query": {"bool": {"filter": self.scope_filter(scope, "hot")}},
                 "sort": [{"weight": "asc"}, {"confidence": "asc"}, {"ts": "asc"}]}
-        hits = self.client.search(index=self.index, body=body, routing=scope.key)["hits"]["hits"]
-        ids = [h["_id"] for h in hits]
+        routing = episode_routing(scope)
+        hits = self.client.search(index=self.index, body=body, routing=routing)["hits"]["hits"]
         now = datetime.now(UTC).isoformat()
-        actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": scope.key,
-                    "doc": {"evicted": True, "updated_at": now}} for i in ids]
+        actions = [{"_op_type": "update", "_index": self.index, "_id": h["_id"], "_routing": routing,
+                    "doc": {"evicted": True, "updated_at": now}} for h in hits]
         helpers.bulk(self.client, actions, refresh="true")
-        return ids
+        return [h["_source"]["event_id"] for h in hits]
 
     def all_for_user(self, scope: Scope) -> list[dict]:
         """Every event of the user, evicted and archived included (export, erasure checks)."""
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}},
                  "_source": {"excludes": ["vector"]}, "sort": [{"ts": "asc"}]}
-        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
-                                                   preserve_order=True)]
+        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index,
+                                                   routing=episode_routing(scope), preserve_order=True)]
 
     def delete_user(self, scope: Scope) -> int:
         return self._delete_where(scope, [])
@@ -229,9 +241,10 @@ class EpisodeStore:
 
     def _delete_where(self, scope: Scope, filters: list[dict]) -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, "all") + filters}}}
+        routing = episode_routing(scope)
         try:
             try:
-                result = self.client.delete_by_query(index=self.index, body=body, routing=scope.key, refresh=True,
+                result = self.client.delete_by_query(index=self.index, body=body, routing=routing, refresh=True,
                                                      conflicts="proceed")
                 return result.get("deleted", 0)
             except TransportError as exc:
@@ -239,9 +252,8 @@ class EpisodeStore:
                 # local one) lacks: delete the same documents by id instead.
                 if "no handler found" not in str(exc):
                     raise
-            hits = helpers.scan(self.client, query={**body, "_source": False}, index=self.index, routing=scope.key)
-            actions = [{"_op_type": "delete", "_index": self.index, "_id": h["_id"], "_routing": scope.key}
-                       for h in hits]
+            hits = helpers.scan(self.client, query={**body, "_source": False}, index=self.index, routing=routing)
+            actions = [{"_op_type": "delete", "_index": self.index, "_id": h["_id"], "_routing": routing} for h in hits]
             deleted, _ = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
             return deleted
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -286,14 +298,14 @@ class EpisodeStore:
     def for_forgetting(self, scope: Scope) -> list[dict]:
         """The user's retrievable events with their vectors (near-duplicate detection)."""
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "retrievable")}}, "sort": [{"ts": "asc"}]}
-        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index, routing=scope.key,
-                                                   preserve_order=True)]
+        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index,
+                                                   routing=episode_routing(scope), preserve_order=True)]
 
     def bulk_update(self, updates: list[tuple[Scope, str, dict]]) -> None:
         if not updates:
             return
-        actions = [{"_op_type": "update", "_index": self.index, "_id": i, "_routing": s.key, **_owned_update(s, doc)}
-                   for s, i, doc in updates]
+        actions = [{"_op_type": "update", "_index": self.index, "_id": episode_doc_id(s, i),
+                    "_routing": episode_routing(s), **_owned_update(s, doc)} for s, i, doc in updates]
         try:
             helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -305,12 +317,14 @@ class EpisodeStore:
         try:
             # Only the owner's documents: a delete by id alone cannot check whose it is.
             found = self.client.mget(index=self.index, body={"docs": [
-                {"_id": i, "routing": s.key, "_source": ["tenant", "user_id"]} for s, i in targets]})["docs"]
-            owned = [(s, i) for (s, i), d in zip(targets, found, strict=True) if d.get("found")
-                     and (d["_source"].get("tenant"), d["_source"].get("user_id")) == (s.tenant, s.user_id)]
+                {"_id": episode_doc_id(s, i), "routing": episode_routing(s), "_source": ["tenant", "user_id"]}
+                for s, i in targets]})["docs"]
+            owned = [(s, d["_id"]) for (s, _), d in zip(targets, found, strict=True)
+                     if d.get("found") and _owned_by(d["_source"], s)]
             if not owned:
                 return 0
-            actions = [{"_op_type": "delete", "_index": self.index, "_id": i, "_routing": s.key} for s, i in owned]
+            actions = [{"_op_type": "delete", "_index": self.index, "_id": doc_id, "_routing": episode_routing(s)}
+                       for s, doc_id in owned]
             ok, _ = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc

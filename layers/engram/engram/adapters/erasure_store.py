@@ -7,13 +7,13 @@ only way past the append-only trigger of ``audit_log``. The ``users`` row stays 
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 
 from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from ..domain.keys import erasure_user_ref
 from ..domain.model import Scope
 from ..errors import NotFound
 from .clients import Clients
@@ -22,10 +22,6 @@ from .clients import Clients
 # later belong here too; ones not created yet are skipped (see _existing).
 USER_TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns")
 KEY_TABLE = "user_keys"
-
-
-def user_ref(scope: Scope) -> str:
-    return hashlib.sha256(f"{scope.tenant}|{scope.user_id}".encode()).hexdigest()
 
 
 def _existing(conn, tables: tuple[str, ...]) -> list[str]:
@@ -42,7 +38,7 @@ class ErasureStore:
 
     def open_job(self, scope: Scope) -> tuple[dict, bool]:
         """The user's running job, or a new one; True when it is new."""
-        ref = user_ref(scope)
+        ref = erasure_user_ref(scope)
         with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute("INSERT INTO erasure_jobs (job_id, tenant, user_ref, status) VALUES (%s, %s, %s, 'RUNNING') "
                         "ON CONFLICT (tenant, user_ref) WHERE status = 'RUNNING' DO NOTHING RETURNING *",

@@ -2,7 +2,10 @@
 
 Nodes: ``(:User {uid})`` per tenant and user; objects keyed per tenant (Preference, Concept,
 Product, Behavior: shared by the tenant's users) or per user (Person: somebody's son is nobody
-else's). Edges carry a predicate from the closed vocabulary as their type, so relationship
+else's). Both keys are ``domain.keys`` encodings of their parts, so ids containing ':' or '|'
+cannot make two users share a node, and a user's Person nodes are exactly those whose key starts
+with ``keys.person_key_prefix``.
+Edges carry a predicate from the closed vocabulary as their type, so relationship
 types in the Cypher below come from ``Predicate`` only, never from input.
 A contradicting newer fact closes the older edge (``valid_to``) instead of deleting it.
 """
@@ -16,6 +19,7 @@ import neo4j
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
 from ..domain.beliefs import EdgeClaim, already_heard, contradicted_by, reinforce_edge, resolve_contradictions
+from ..domain.keys import object_node_key, person_key_prefix, user_node_key
 from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
 from ..domain.records import Fact
 from ..errors import NotFound, StoreUnavailable
@@ -27,17 +31,6 @@ _ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS l
          "r.valid_to AS valid_to, r.message_ids AS message_ids, r.tags AS tags, r.weight AS weight, "
          "r.counter_evidence AS counter_evidence, r.sensitive AS sensitive, r.sealed AS sealed, "
          "coalesce(r.confirmed_at, r.updated_at) AS confirmed_at")
-
-
-def _uid(scope: Scope) -> str:
-    return f"{scope.tenant}|{scope.user_id}"
-
-
-def _object_key(scope: Scope, label: NodeLabel, name: str) -> str:
-    norm = " ".join(name.lower().split())
-    if label is NodeLabel.PERSON:
-        return f"{scope.tenant}|{scope.user_id}|person|{norm}"
-    return f"{scope.tenant}|{label.value.lower()}|{norm}"
 
 
 def _item(record) -> dict:
@@ -102,8 +95,8 @@ class ProfileGraph:
         spec = PREDICATES[fact.predicate]
         rel, label = fact.predicate.value.upper(), spec.target.value
         now = datetime.now(UTC)
-        params = {"uid": _uid(scope), "tenant": scope.tenant, "user": scope.user_id,
-                  "key": _object_key(scope, spec.target, fact.object), "name": fact.object, "now": now,
+        params = {"uid": user_node_key(scope), "tenant": scope.tenant, "user": scope.user_id,
+                  "key": object_node_key(scope, spec.target, fact.object), "name": fact.object, "now": now,
                   "valid_from": fact.valid_from or now, "mids": list(fact.message_ids),
                   "observed": fact.observed_at or now}
         tx.run(f"MERGE (u:User {{uid: $uid}}) ON CREATE SET u.tenant = $tenant, u.user_id = $user, "
@@ -161,11 +154,11 @@ class ProfileGraph:
                  f"ORDER BY r.confidence * coalesce(r.weight, 1.0) DESC, r.updated_at DESC")
         if limit:
             query += " LIMIT $limit"
-        return [_item(r) for r in self._read(query, uid=_uid(scope), limit=limit)]
+        return [_item(r) for r in self._read(query, uid=user_node_key(scope), limit=limit)]
 
     def item(self, scope: Scope, item_id: str) -> dict:
         records = self._read(f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->(o) WHERE r.id = $id {_ITEM}",
-                             uid=_uid(scope), id=item_id)
+                             uid=user_node_key(scope), id=item_id)
         if not records:
             raise NotFound(f"profile item {item_id} not found", field="item_id")
         return _item(records[0])
@@ -177,7 +170,7 @@ class ProfileGraph:
         def work(tx):
             record = tx.run(f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->(o) WHERE r.id = $id "
                             f"SET r += $changes, r.updated_at = $now {_ITEM}",
-                            {"uid": _uid(scope), "id": item_id, "changes": changes,
+                            {"uid": user_node_key(scope), "id": item_id, "changes": changes,
                              "now": datetime.now(UTC)}).single()
             return _item(record)
 
@@ -186,14 +179,14 @@ class ProfileGraph:
     def delete_item(self, scope: Scope, item_id: str) -> dict:
         before = self.item(scope, item_id)
         self._write(lambda tx: tx.run(f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->() WHERE r.id = $id DELETE r",
-                                      {"uid": _uid(scope), "id": item_id}).consume())
+                                      {"uid": user_node_key(scope), "id": item_id}).consume())
         return before
 
     def delete_user(self, scope: Scope) -> int:
         """The user's node, their edges and their private Person nodes; shared nodes stay unless
         nothing else points at them any more."""
         def work(tx):
-            params = {"uid": _uid(scope), "prefix": f"{scope.tenant}|{scope.user_id}|"}
+            params = {"uid": user_node_key(scope), "prefix": person_key_prefix(scope)}
             targets = tx.run("MATCH (u:User {uid: $uid})-->(o) RETURN collect(DISTINCT elementId(o)) AS ids",
                              params).single()["ids"]
             deleted = tx.run("MATCH (u:User {uid: $uid}) DETACH DELETE u RETURN count(u) AS n", params).single()["n"]
@@ -207,5 +200,5 @@ class ProfileGraph:
     def count_user(self, scope: Scope) -> int:
         records = self._read("OPTIONAL MATCH (u:User {uid: $uid}) OPTIONAL MATCH (p:Person) "
                              "WHERE p.key STARTS WITH $prefix RETURN count(DISTINCT u) + count(DISTINCT p) AS n",
-                             uid=_uid(scope), prefix=f"{scope.tenant}|{scope.user_id}|")
+                             uid=user_node_key(scope), prefix=person_key_prefix(scope))
         return records[0]["n"]

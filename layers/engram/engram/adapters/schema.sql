@@ -151,7 +151,7 @@ CREATE TABLE IF NOT EXISTS behaviour_patterns (
 );
 
 -- Erasure saga jobs (service/erasure.py, statemachines/erasure.asl.json). Pseudonymous on purpose:
--- user_ref is sha256(tenant|user_id), so the record that an erasure happened names nobody; the
+-- user_ref is domain.keys.erasure_user_ref (SHA-256 of the length-prefixed tenant and user), so the record that an erasure happened names nobody; the
 -- saga carries the user id in its execution input only.
 CREATE TABLE IF NOT EXISTS erasure_jobs (
     job_id        text PRIMARY KEY,

@@ -1,12 +1,14 @@
 """SessionStore: working memory of one device's session in Redis.
 
-Keys share one hash tag per session so a Redis Cluster keeps them on one slot and a MULTI
-covers them all:
-  ``eng:{t:u:d:s}``          HASH  version, updated_at, f:<name> -> JSON field value
-  ``eng:{t:u:d:s}:turns``    ZSET  message_id scored by client time (ms)
-  ``eng:{t:u:d:s}:turn``     HASH  message_id -> JSON turn
-  ``eng:{t:u:d:s}:versions`` LIST  JSON snapshots of the fields, newest first
-  ``eng:idx:{t:u}``          SET   session keys of the user (erasure and export find them here)
+Keys (``domain.keys``) name a session by its parts length-prefixed, ``<n>:<part>`` each, so ids
+containing ':' cannot make two sessions share a key. Tenant ``acme``, user ``alice``, device
+``phone``, session ``s1`` (``K`` = ``4:acme5:alice5:phone2:s1``, the hash tag: a Redis Cluster
+keeps a session's keys on one slot and a MULTI covers them all):
+  ``eng:{K}``                HASH  version, updated_at, f:<name> -> JSON field value
+  ``eng:{K}:turns``          ZSET  message_id scored by client time (ms)
+  ``eng:{K}:turn``           HASH  message_id -> JSON turn
+  ``eng:{K}:versions``       LIST  JSON snapshots of the fields, newest first
+  ``eng:idx:{4:acme5:alice}`` SET  the user's sessions as JSON [device, session]
 Every key expires with the session (TTL refreshed on each write).
 """
 
@@ -18,24 +20,18 @@ import time
 import redis
 
 from ..config import Settings
+from ..domain.keys import session_index_key, session_key, session_scan_pattern
 from ..domain.model import Scope, Turn
 from ..domain.records import SessionContext, SessionRef
 from ..domain.sessions import snapshot_to_restore
 from ..errors import StoreUnavailable
 from .clients import Clients
 
-
-def session_key(ref: SessionRef) -> str:
-    return f"eng:{{{ref.scope.tenant}:{ref.scope.user_id}:{ref.device_id}:{ref.session_id}}}"
-
-
-def _index_key(scope: Scope) -> str:
-    return f"eng:idx:{{{scope.tenant}:{scope.user_id}}}"
+SUFFIXES = ("", ":turns", ":turn", ":versions")
 
 
 def _member(ref: SessionRef) -> str:
-    # The index names each session by its ids, not its key: ids may contain ':', so a key alone
-    # would not say where the device id ends.
+    # The index names each session by its ids (a JSON pair), so it lists them without decoding keys.
     return json.dumps([ref.device_id, ref.session_id])
 
 
@@ -56,10 +52,10 @@ class SessionStore:
         return self._clients.redis
 
     def _expire_all(self, pipe, ref: SessionRef) -> None:
-        for suffix in ("", ":turns", ":turn", ":versions"):
+        for suffix in SUFFIXES:
             pipe.expire(session_key(ref) + suffix, self.ttl)
-        pipe.sadd(_index_key(ref.scope), _member(ref))
-        pipe.expire(_index_key(ref.scope), self.ttl)
+        pipe.sadd(session_index_key(ref.scope), _member(ref))
+        pipe.expire(session_index_key(ref.scope), self.ttl)
 
     def append_turns(self, ref: SessionRef, turns: list[Turn]) -> None:
         """Add turns (a repeated message id overwrites itself) and keep the newest N by client time."""
@@ -140,7 +136,7 @@ class SessionStore:
     def sessions_of(self, scope: Scope) -> list[SessionRef]:
         """Every device session of the user that working memory still holds."""
         try:
-            members = self.client.smembers(_index_key(scope))
+            members = self.client.smembers(session_index_key(scope))
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc
         refs = []
@@ -155,18 +151,17 @@ class SessionStore:
     def delete_user(self, scope: Scope) -> int:
         """Every device and session of the user; returns how many keys went."""
         try:
-            keys = [session_key(r) + s for r in self.sessions_of(scope) for s in ("", ":turns", ":turn", ":versions")]
-            return self.client.delete(*keys, _index_key(scope))
+            doomed = [session_key(r) + s for r in self.sessions_of(scope) for s in SUFFIXES]
+            return self.client.delete(*doomed, session_index_key(scope))
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc
 
     def count_user(self, scope: Scope) -> int:
         """Keys of the user left in Redis, found by scanning (not by the index, which an erasure
-        deletes). Ids containing ':' can make another user's keys match: it may over-count,
-        which fails a verification safely; it never deletes anything."""
-        pattern = f"eng:{{{scope.tenant}:{scope.user_id}:*"
+        deletes). Exact: the pattern is the user's key prefix (``domain.keys.session_scan_pattern``),
+        which no key of another user begins with."""
         try:
-            found = sum(1 for _ in self.client.scan_iter(match=pattern, count=1000))
-            return found + self.client.exists(_index_key(scope))
+            found = sum(1 for _ in self.client.scan_iter(match=session_scan_pattern(scope), count=1000))
+            return found + self.client.exists(session_index_key(scope))
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc

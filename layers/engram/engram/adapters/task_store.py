@@ -7,6 +7,7 @@ from datetime import datetime
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from ..domain.keys import task_lock_key
 from ..domain.model import Scope
 from ..domain.records import TaskRecord
 from ..domain.tasks import OPEN, TaskStatus, check_transition
@@ -36,8 +37,7 @@ class TaskStore:
         so two devices cannot both move it out of the same state.
         """
         with self._clients.pg() as conn, conn.transaction(), conn.cursor(row_factory=dict_row) as cur:
-            cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                        (f"{scope.key}:{task_id}",))
+            cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (task_lock_key(scope, task_id),))
             cur.execute("SELECT status, ts FROM task_events WHERE tenant = %s AND user_id = %s AND task_id = %s "
                         "ORDER BY ts DESC LIMIT 1", (scope.tenant, scope.user_id, task_id))
             last = cur.fetchone()

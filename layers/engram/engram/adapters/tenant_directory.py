@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
+from ..domain.cleaning import validate_id
 from ..errors import Unauthorized
 from .clients import Clients
 
@@ -17,6 +18,8 @@ class TenantDirectory:
         self._clients = clients
 
     def register(self, tenant_id: str, api_key: str) -> None:
+        """Bind an API key to a tenant; the tenant id must be a valid id (``validate_id``)."""
+        validate_id(tenant_id, "tenant")
         with self._clients.pg() as conn:
             conn.execute("INSERT INTO tenant_keys (key_hash, tenant_id) VALUES (%s, %s) "
                          "ON CONFLICT (key_hash) DO UPDATE SET tenant_id = EXCLUDED.tenant_id",

@@ -2,29 +2,46 @@
 
 from __future__ import annotations
 
+import re
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..bootstrap import Dependencies
+from ..domain.limits import MAX_BODY_BYTES
 from ..errors import EngramError
 from ..service.health import check_stores
 from .deps import dependencies
 from .routes import router
-from .schemas import HealthResponse
+from .schemas import DESCRIPTION, HealthResponse
 
 # Pydantic error types that mean "too much", not "malformed": 413, like the domain's own limits.
 _TOO_LARGE = {"too_long", "string_too_long"}
+# A part of an error's location that is a field's name (not a client's map key or a type's tag).
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")
 
 
 def _field_of(error: dict) -> str:
+    """Where the error is, as ``messages[0].client_ts``: the path of names and indexes up to the
+    first part that is none (a client's own map key, or a type tag), so no input is echoed."""
+    if error.get("type") == "json_invalid":
+        return "body"
+    loc = list(error.get("loc", ()))
+    if loc and loc[0] in ("body", "query", "path", "header"):
+        loc = loc[1:]
     field = ""
-    for part in error.get("loc", ()):
-        if part in ("body", "query", "path", "header") and not field:
-            continue
-        field += f"[{part}]" if isinstance(part, int) else (f".{part}" if field else str(part))
+    for part in loc:
+        if isinstance(part, int):
+            field += f"[{part}]"
+        elif isinstance(part, str) and _NAME.match(part):
+            field += f".{part}" if field else part
+        else:
+            break
     return field or "body"
 
 
@@ -35,9 +52,37 @@ def _error(status: int, code: str, message: str, field: str | None = None) -> JS
     return JSONResponse({"error": body}, status_code=status)
 
 
+class BodyLimit:
+    """Refuse a body over ``max_bytes`` with 413 naming ``body``: by its Content-Length before it
+    is read, or while it is read when it comes without one."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = Headers(scope=scope).get("content-length", "")
+        if length.isascii() and length.isdigit() and int(length) > self.max_bytes:
+            response = _error(413, "payload_too_large", f"body is larger than {self.max_bytes} bytes", "body")
+            return await response(scope, receive, send)
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.max_bytes:  # FastAPI lets an HTTPException from here reach its handler
+                raise StarletteHTTPException(413)
+            return message
+
+        return await self.app(scope, limited, send)
+
+
 def create_app(deps: Dependencies | None = None) -> FastAPI:
     """The app over ``deps`` (the process's own composition root when None)."""
-    app = FastAPI(title="Engram", version=__version__, description="User memory for AI agents")
+    app = FastAPI(title="Engram", version=__version__, description=DESCRIPTION)
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.state.deps = deps
 
     @app.exception_handler(EngramError)
@@ -54,6 +99,10 @@ def create_app(deps: Dependencies | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code in (400, 413):  # a body that does not parse (bad UTF-8, nested too deep), or too big
+            code = "invalid_request" if exc.status_code == 400 else "payload_too_large"
+            detail = "is not valid JSON" if exc.status_code == 400 else f"is larger than {MAX_BODY_BYTES} bytes"
+            return _error(exc.status_code, code, f"body {detail}", "body")
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import time
 from collections.abc import Callable
 
@@ -15,11 +16,16 @@ from ..bootstrap import Dependencies, bootstrap
 from ..domain.cleaning import validate_id
 from ..domain.model import Scope
 from ..domain.records import SessionRef
-from ..errors import EngramError, Unauthorized, ValidationFailed
+from ..errors import EngramError, PayloadTooLarge, Unauthorized, ValidationFailed
 from ..service.users import tenant_for_key
 
 _KEY_CACHE: dict[str, tuple[str, float]] = {}
 _KEY_TTL_S = 60.0
+IDEMPOTENCY_KEY_PATTERN = r"^[!-~]{1,255}$"
+# An API key or Idempotency-Key is printable ASCII: anything else cannot be a key we issued or
+# stored, and must not reach a store's encoder.
+_API_KEY = re.compile(r"^[!-~]{1,512}$")
+_IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
 def dependencies(request: Request) -> Dependencies:
@@ -31,6 +37,8 @@ def tenant(authorization: str | None = Header(default=None), deps: Dependencies 
     if not authorization or not authorization.startswith("Bearer "):
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", field="Authorization")
     key = authorization.removeprefix("Bearer ").strip()
+    if not _API_KEY.match(key):
+        raise Unauthorized("malformed API key: 1-512 printable ASCII characters", field="Authorization")
     cached = _KEY_CACHE.get(key)
     if cached and cached[1] > time.monotonic():
         return cached[0]
@@ -52,8 +60,11 @@ def run_idempotent(deps: Dependencies, request_: Request, tenant_id: str, key: s
     """Run a write once per Idempotency-Key: a retry gets the first result and writes nothing."""
     if key is None:
         return JSONResponse(action(), status_code=status)
-    if not 1 <= len(key) <= 255:
-        raise ValidationFailed("Idempotency-Key must be 1-255 characters", field="Idempotency-Key")
+    if len(key) > 255:
+        raise PayloadTooLarge("Idempotency-Key must be at most 255 characters", field="Idempotency-Key")
+    if not _IDEMPOTENCY_KEY.match(key):
+        raise ValidationFailed("Idempotency-Key must be 1-255 printable ASCII characters, no spaces",
+                               field="Idempotency-Key")
     fingerprint = hashlib.sha256(json.dumps([request_.method, request_.url.path, str(request_.url.query), body],
                                             sort_keys=True, default=str).encode()).hexdigest()
     idem = deps.idempotency

@@ -9,20 +9,25 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from ..bootstrap import Dependencies
 from ..domain.cleaning import ID_PATTERN
+from ..domain.limits import TIME_RANGE_TEXT
 from ..domain.model import EventType
 from ..service import erasure, memories, profile, tasks, users, working_memory
 from ..service.export import export_chunks
 from ..service.ingestion import ingest
 from ..service.recall import RecallRequest, recall
+from . import links
 from . import schemas as s
-from .deps import dependencies, run_idempotent, scope_of, session_ref, tenant
+from .deps import IDEMPOTENCY_KEY_PATTERN, dependencies, run_idempotent, scope_of, session_ref, tenant
 
 ERRORS = {code: {"model": s.ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422, 503)}
 router = APIRouter(prefix="/v1", responses=ERRORS)
-IdemKey = Header(default=None, alias="Idempotency-Key", max_length=255)
+IdemKey = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=255, pattern=IDEMPOTENCY_KEY_PATTERN,
+                 description="1-255 printable ASCII characters, no spaces: a retry with the same key and body "
+                             "returns the first result")
 DeviceId = Query(..., min_length=1, max_length=128, pattern=ID_PATTERN.pattern)
 PathStr = Annotated[str, Path(min_length=1, max_length=128, pattern=ID_PATTERN.pattern)]
 Deps = Depends(dependencies)
+TIME_TEXT = f"ISO 8601 with offset, or epoch milliseconds; {TIME_RANGE_TEXT}"
 Tenant = Depends(tenant)
 
 
@@ -30,14 +35,14 @@ def _raw(model) -> dict:
     return model.model_dump(exclude_unset=True)
 
 
-@router.post("/users/{user_id}/messages", response_model=s.IngestResponse)
+@router.post("/users/{user_id}/messages", response_model=s.IngestResponse, responses=links.INGESTED)
 def post_messages(user_id: PathStr, request: Request, body: s.IngestBody, tenant_id: str = Tenant,
                   deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope, raw = scope_of(tenant_id, user_id), _raw(body)
     return run_idempotent(deps, request, tenant_id, idempotency_key, raw, lambda: ingest(deps, scope, raw))
 
 
-@router.post("/users/{user_id}/recall", response_model=s.RecallResponse)
+@router.post("/users/{user_id}/recall", response_model=s.RecallResponse, responses=links.RECALLED)
 def post_recall(user_id: PathStr, body: s.RecallBody, tenant_id: str = Tenant, deps: Dependencies = Deps):
     request = RecallRequest.parse(scope_of(tenant_id, user_id), body.query, body.k, body.now, body.session_id,
                                   body.device_id)
@@ -50,7 +55,8 @@ def get_context(user_id: PathStr, session_id: PathStr, device_id: str = DeviceId
     return working_memory.session_context(deps, session_ref(scope_of(tenant_id, user_id), session_id, device_id))
 
 
-@router.put("/users/{user_id}/sessions/{session_id}/context", response_model=s.VersionResponse)
+@router.put("/users/{user_id}/sessions/{session_id}/context", response_model=s.VersionResponse,
+            responses=links.FIELDS_SET)
 def put_context(user_id: PathStr, session_id: PathStr, request: Request, body: s.FieldsBody, device_id: str = DeviceId,
                 tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     ref = session_ref(scope_of(tenant_id, user_id), session_id, device_id)
@@ -58,7 +64,8 @@ def put_context(user_id: PathStr, session_id: PathStr, request: Request, body: s
                           lambda: working_memory.set_session_fields(deps, ref, body.fields))
 
 
-@router.post("/users/{user_id}/sessions/{session_id}/rollback", response_model=s.VersionResponse)
+@router.post("/users/{user_id}/sessions/{session_id}/rollback", response_model=s.VersionResponse,
+             responses=links.ROLLED_BACK)
 def post_rollback(user_id: PathStr, session_id: PathStr, request: Request, body: s.RollbackBody,
                   device_id: str = DeviceId, tenant_id: str = Tenant, deps: Dependencies = Deps,
                   idempotency_key: str | None = IdemKey):
@@ -67,7 +74,8 @@ def post_rollback(user_id: PathStr, session_id: PathStr, request: Request, body:
                           lambda: working_memory.rollback_session(deps, ref, body.version, body.steps))
 
 
-@router.post("/users/{user_id}/tasks/{task_id}/events", status_code=201, response_model=s.TaskOut)
+@router.post("/users/{user_id}/tasks/{task_id}/events", status_code=201, response_model=s.TaskOut,
+             responses=links.TASK_EVENT)
 def post_task_event(user_id: PathStr, task_id: PathStr, request: Request, body: s.TaskEventBody,
                     tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
@@ -82,7 +90,7 @@ def get_tasks(user_id: PathStr, status: str = Query("open", pattern="^(open|all)
     return tasks.list_tasks(deps, scope_of(tenant_id, user_id), status, limit)
 
 
-@router.get("/users/{user_id}/profile", response_model=s.ProfileResponse)
+@router.get("/users/{user_id}/profile", response_model=s.ProfileResponse, responses=links.PROFILE)
 def get_profile(user_id: PathStr, history: bool = Query(False), tenant_id: str = Tenant, deps: Dependencies = Deps):
     return profile.profile(deps, scope_of(tenant_id, user_id), include_history=history)
 
@@ -108,12 +116,12 @@ def post_feedback(user_id: PathStr, memory_id: PathStr, body: s.FeedbackBody, te
 
 @router.delete("/users/{user_id}/memories", response_model=s.ForgetResponse)
 def delete_memories(user_id: PathStr, type: EventType | None = Query(None),  # noqa: A002 - the API's name
-                    before: str | None = Query(None, max_length=64), tenant_id: str = Tenant,
+                    before: str | None = Query(None, max_length=64, description=TIME_TEXT), tenant_id: str = Tenant,
                     deps: Dependencies = Deps):
     return memories.forget(deps, scope_of(tenant_id, user_id), type.value if type else None, before)
 
 
-@router.put("/users/{user_id}/consent", response_model=s.ConsentResponse)
+@router.put("/users/{user_id}/consent", response_model=s.ConsentResponse, responses=links.CONSENTED)
 def put_consent(user_id: PathStr, request: Request, body: s.ConsentBody, tenant_id: str = Tenant,
                 deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
@@ -131,7 +139,8 @@ def post_device(user_id: PathStr, request: Request, body: s.DeviceBody, tenant_i
 
 # --- privacy: erasure saga and export ------------------------------------------------------------
 
-@router.post("/users/{user_id}/erasure", status_code=202, response_model=s.ErasureAccepted)
+@router.post("/users/{user_id}/erasure", status_code=202, response_model=s.ErasureAccepted,
+             responses=links.ERASURE)
 def post_erasure(user_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
     # Idempotent by nature: a user with a running job gets that job back.
     return JSONResponse(erasure.request_erasure(deps, scope_of(tenant_id, user_id)), status_code=202)

@@ -8,8 +8,6 @@ that reaches a state machine was validated by the same rules as one that came ov
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -18,26 +16,48 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
+    PlainValidator,
     StrictBool,
     StrictInt,
     StringConstraints,
+    WithJsonSchema,
 )
+from pydantic_core import PydanticCustomError
 
-from ..domain.cleaning import ID_PATTERN
+from ..domain import limits
+from ..domain.cleaning import ID_PATTERN, to_utc
 from ..domain.tasks import TaskStatus
 
-MAX_FIELDS = 64
-MAX_JSON_BYTES = 16_384
-MAX_JSON_DEPTH = 8
+DESCRIPTION = f"""User memory for AI agents.
+
+**Input limits.** Every value is checked here, at the edge. A value that breaks a limit is refused
+with 400 (malformed) or 413 (too large), `error.field` naming it, and nothing is written; no input
+gives a 5xx.
+
+- Ids (path, body, `device_id` query): 1-128 characters of `[A-Za-z0-9._:-]`. `Idempotency-Key`:
+  1-255 printable ASCII characters, no spaces.
+- Times (`client_ts`, `ts`, `now`, `before`): ISO 8601 with an offset, or integer epoch milliseconds
+  (at least {limits.EPOCH_MS_MIN}), {limits.TIME_RANGE_TEXT}.
+- Text: no NUL and no unpaired surrogates anywhere (content, query, kind, object, map keys and
+  values); `content` at most 8000 characters, `query` 2000, profile `object` 200, device `kind` 64.
+- Free-form JSON (session `fields`, task `metadata`): at most {limits.MAX_FIELDS} keys of at most 64
+  characters and {limits.MAX_JSON_BYTES} bytes as JSON, nested at most {limits.MAX_JSON_DEPTH} levels,
+  finite numbers only (no NaN or Infinity), integers within 64 bits. Session fields are held to the
+  same bounds once merged with what the session already has; `aliases`, when set, maps at most
+  {limits.MAX_ALIASES} aliases to target strings of at most {limits.MAX_ALIAS_CHARS} characters.
+- Bodies: JSON objects of at most {limits.MAX_BODY_BYTES} bytes; unknown fields are refused and types
+  are not coerced.
+
+A relative time in a turn that lands outside the time range ("800000 days ago") is not an error:
+the turn is stored as said and its extractions are tagged `time_unresolved`.
+"""
 
 
 def _no_control(value: str) -> str:
     # NUL cannot be stored by PostgreSQL and a lone surrogate cannot be encoded as UTF-8: both
     # would fail far below the edge, so they are refused here, naming the field.
-    if "\x00" in value:
-        raise ValueError("must not contain NUL characters")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise ValueError("must not contain unpaired surrogates")
+    if problem := limits.text_problem(value):
+        raise ValueError(problem)
     return value
 
 
@@ -46,33 +66,43 @@ def text(max_length: int, min_length: int = 0):
                      AfterValidator(_no_control)]
 
 
+def _timestamp(value: Any) -> str | int:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ValueError("must be an ISO 8601 string with offset, or integer epoch milliseconds")
+    if isinstance(value, str) and len(value) > 64:
+        raise PydanticCustomError("string_too_long", "String should have at most 64 characters")
+    to_utc(value)  # ValueError: out of the documented range, or not a time
+    return value
+
+
 Id = Annotated[str, StringConstraints(strict=True, pattern=ID_PATTERN.pattern, min_length=1, max_length=128)]
-Timestamp = Annotated[text(64, 1) | StrictInt, Field(description="ISO 8601 with offset, or epoch milliseconds")]
+Timestamp = Annotated[str | int, PlainValidator(_timestamp), WithJsonSchema({
+    "anyOf": [{"type": "string", "format": "date-time", "minLength": 1, "maxLength": 64},
+              {"type": "integer", "minimum": limits.EPOCH_MS_MIN, "exclusiveMaximum": limits.EPOCH_MS_MAX}],
+    "description": f"ISO 8601 with offset, or epoch milliseconds; {limits.TIME_RANGE_TEXT}",
+})]
+
+
+def _refuse(problem: limits.Problem | None, value: Any) -> Any:
+    if problem is None:
+        return value
+    if problem.too_large:  # 413, like every other "too much"
+        raise PydanticCustomError("too_long", problem.message)
+    raise ValueError(problem.message)
 
 
 def _bounded_json(value: Any) -> Any:
     """A client's free-form JSON: finite numbers, clean strings, limited depth and size."""
-    def walk(node: Any, depth: int) -> None:
-        if depth > MAX_JSON_DEPTH:
-            raise ValueError(f"nests deeper than {MAX_JSON_DEPTH} levels")
-        if isinstance(node, float) and not math.isfinite(node):
-            raise ValueError("numbers must be finite")
-        if isinstance(node, str):
-            _no_control(node)
-        elif isinstance(node, dict):
-            for key, item in node.items():
-                _no_control(key)
-                walk(item, depth + 1)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, depth + 1)
-    walk(value, 0)
-    if len(json.dumps(value, ensure_ascii=False).encode()) > MAX_JSON_BYTES:
-        raise ValueError(f"is larger than {MAX_JSON_BYTES} bytes as JSON")
-    return value
+    return _refuse(limits.json_problem(value), value)
 
 
-JsonMap = Annotated[dict[text(64, 1), JsonValue], Field(max_length=MAX_FIELDS), AfterValidator(_bounded_json)]
+def _bounded_fields(value: dict) -> dict:
+    return _refuse(limits.aliases_problem(value.get("aliases")), value)
+
+
+JsonMap = Annotated[dict[text(64, 1), JsonValue], Field(max_length=limits.MAX_FIELDS),
+                   AfterValidator(_bounded_json)]
+SessionFields = Annotated[JsonMap, AfterValidator(_bounded_fields)]
 
 
 class _Body(BaseModel):
@@ -83,7 +113,7 @@ class _Body(BaseModel):
 
 class MessageIn(_Body):
     role: Literal["user", "assistant"]
-    content: text(8000)
+    content: text(8000, 1)
     client_ts: Timestamp
     message_id: Id | None = None
 
@@ -95,7 +125,11 @@ class IngestBody(_Body):
 
 
 class FieldsBody(_Body):
-    fields: JsonMap = Field(description="fields to set; a null value removes one")
+    fields: SessionFields = Field(description=(
+        f"fields to set; a null value removes one. At most {limits.MAX_FIELDS} fields and {limits.MAX_JSON_BYTES} "
+        f"bytes of JSON per request and per session once merged, nested at most {limits.MAX_JSON_DEPTH} levels, "
+        f"finite numbers, integers within 64 bits. `aliases`, when set, maps at most {limits.MAX_ALIASES} aliases "
+        f"to targets, each at most {limits.MAX_ALIAS_CHARS} characters"))
 
 
 class RollbackBody(_Body):
@@ -105,7 +139,9 @@ class RollbackBody(_Body):
 
 class TaskEventBody(_Body):
     status: Literal[tuple(s.value for s in TaskStatus)]  # type: ignore[valid-type]
-    metadata: JsonMap | None = None
+    metadata: JsonMap | None = Field(default=None, description=(
+        f"free-form JSON: at most {limits.MAX_FIELDS} keys and {limits.MAX_JSON_BYTES} bytes, nested at most "
+        f"{limits.MAX_JSON_DEPTH} levels, finite numbers, integers within 64 bits, no NUL or unpaired surrogates"))
     ts: Timestamp | None = None
 
 

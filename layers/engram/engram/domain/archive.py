@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 
+from .keys import encode_parts
+
 KINDS = ("turns", "events", "tasks")
 ROOT = "archive"
 _PART = re.compile(r"/part-(\d+)\.parquet$")
@@ -24,7 +26,12 @@ _ANY_PART = re.compile(r"/part-[^/]+\.parquet$")
 
 def shard_of(tenant: str, user_id: str, shards: int) -> int:
     """A stable shard (Python's ``hash`` is salted per process, so it is not used). Postgres
-    computes the same value in SQL (see ``adapters.archive_source``)."""
+    computes the same value in SQL (see ``adapters.archive_source``).
+
+    Many users share a shard by design, so ``tenant:user`` being ambiguous costs nothing here:
+    every read of a shard (archived turns, the erasure's object scan) filters on the exact
+    ``tenant`` and ``user_id`` columns. It is kept as it is because objects already archived
+    under Object Lock are found by it."""
     digest = hashlib.md5(f"{tenant}:{user_id}".encode(), usedforsecurity=False).hexdigest()
     return int(digest[:8], 16) % shards
 
@@ -94,11 +101,13 @@ def event_row_key(doc: dict) -> str:
 
 
 def turn_row_key(row: dict) -> str:
-    return f"{row['tenant']}:{row['user_id']}:{row['message_id']}:{_ts(row['client_ts'])}"
+    # Encoded parts (domain.keys): ids may contain ':', and a row key one user's row shared with
+    # another's would keep the second from ever being archived.
+    return encode_parts(row["tenant"], row["user_id"], row["message_id"], _ts(row["client_ts"]))
 
 
 def task_row_key(row: dict) -> str:
-    return f"{row['tenant']}:{row['user_id']}:{row['task_id']}:{row['status']}:{_ts(row['ts'])}"
+    return encode_parts(row["tenant"], row["user_id"], row["task_id"], row["status"], _ts(row["ts"]))
 
 
 def _ts(value) -> str:

@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime
 
 from ..errors import PayloadTooLarge, ValidationFailed
+from .limits import EPOCH_MS_MAX, EPOCH_MS_MIN, TIME_RANGE_TEXT, in_time_range, text_problem
 from .model import Role, Turn
 
 ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -16,8 +17,7 @@ ASSISTANT_CAP = 500
 TRUNCATION_MARKER = " […truncated: full text in history]"
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u3000]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
-# Epoch milliseconds between 2001 and 2286; seconds would land in 1970 and are refused.
-_EPOCH_MS_RANGE = (10**12, 10**13)
+_TIME_FORMS = "ISO 8601 with offset or epoch milliseconds"
 
 
 def validate_id(value: object, field: str) -> str:
@@ -26,25 +26,44 @@ def validate_id(value: object, field: str) -> str:
     return value
 
 
-def parse_timestamp(value: object, field: str) -> datetime:
-    """ISO 8601 with an offset, or epoch milliseconds; always returns aware UTC."""
-    if isinstance(value, bool):
-        raise ValidationFailed(f"{field} must be ISO 8601 with offset or epoch milliseconds", field=field)
-    if isinstance(value, int | float):
-        if not _EPOCH_MS_RANGE[0] <= value < _EPOCH_MS_RANGE[1]:
-            raise ValidationFailed(f"{field} epoch milliseconds out of range", field=field)
-        return datetime.fromtimestamp(value / 1000, tz=UTC)
+def to_utc(value: object) -> datetime:
+    """ISO 8601 with an offset, or epoch milliseconds, as aware UTC inside the documented range
+    (``domain.limits``); anything else raises ValueError saying why (without a field name)."""
     if isinstance(value, str):
         text = value.strip()
-        if text.isdigit():
-            return parse_timestamp(int(text), field)
-        try:
-            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-        except ValueError:
-            parsed = None
-        if parsed is not None and parsed.tzinfo is not None:
-            return parsed.astimezone(UTC)
-    raise ValidationFailed(f"{field} must be ISO 8601 with offset or epoch milliseconds", field=field)
+        if text.isascii() and text.isdigit():
+            value = int(text) if len(text) <= 19 else EPOCH_MS_MAX
+        else:
+            return _from_iso(text)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"must be {_TIME_FORMS}")
+    if not EPOCH_MS_MIN <= value < EPOCH_MS_MAX:  # also refuses NaN and the infinities
+        raise ValueError(f"epoch milliseconds must be from {EPOCH_MS_MIN} to {EPOCH_MS_MAX} (exclusive)")
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
+
+
+def _from_iso(text: str) -> datetime:
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        raise ValueError(f"must be {_TIME_FORMS}")
+    try:
+        when = parsed.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is in year 0 in UTC
+        when = None
+    if when is None or not in_time_range(when):
+        raise ValueError(f"must be {TIME_RANGE_TEXT}")
+    return when
+
+
+def parse_timestamp(value: object, field: str) -> datetime:
+    """``to_utc`` with a refusal (400) that names ``field``."""
+    try:
+        return to_utc(value)
+    except ValueError as exc:
+        raise ValidationFailed(f"{field} {exc}", field=field) from None
 
 
 def format_timestamp(value: datetime | str | None) -> str | None:
@@ -73,6 +92,8 @@ def clean_turn(index: int, message: dict, session_id: str) -> Turn:
     content = message.get("content")
     if not isinstance(content, str):
         raise ValidationFailed(f"{where}.content must be a string", field=f"{where}.content")
+    if problem := text_problem(content):
+        raise ValidationFailed(f"{where}.content {problem}", field=f"{where}.content")
     if len(content) > MAX_CONTENT_CHARS:
         raise PayloadTooLarge(f"{where}.content exceeds {MAX_CONTENT_CHARS} characters", field=f"{where}.content")
     text = normalise_text(content)

@@ -49,9 +49,19 @@ class DataKey:
         return f"DataKey(key_id={self.key_id.hex()})"
 
 
+_SEPARATOR = "\x1f"
+
+
 def associated_data(tenant: str, user_id: str, purpose: str = "") -> bytes:
-    """The owner a ciphertext is bound to (unit separator: ids cannot contain it)."""
-    return "\x1f".join((tenant, user_id, purpose)).encode()
+    """The owner a ciphertext is bound to: the three parts joined by the unit separator.
+
+    Injective because a part containing the separator is refused (valid ids cannot contain it
+    anyway), so no two owners share associated data. Not ``domain.keys.encode_parts``: this form
+    is what every existing ciphertext, WORM archive copies included, was sealed under."""
+    parts = (tenant, user_id, purpose)
+    if any(not isinstance(p, str) or _SEPARATOR in p for p in parts):
+        raise ValueError("associated data parts are strings without the unit separator")
+    return _SEPARATOR.join(parts).encode()
 
 
 def seal(data_key: DataKey, plaintext: bytes | str, aad: bytes, *, nonce: bytes | None = None) -> bytes:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 
+from .keys import scope_key
+
 
 class Role(StrEnum):
     USER = "user"
@@ -185,4 +187,5 @@ class Scope:
 
     @property
     def key(self) -> str:
-        return f"{self.tenant}:{self.user_id}"
+        """Tenant and user as one string that no other (tenant, user) has (``domain.keys``)."""
+        return scope_key(self.tenant, self.user_id)

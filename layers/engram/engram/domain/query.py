@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from .cleansing import resolve_relative_time
 from .extraction import STOPWORDS
+from .limits import MAX_ALIAS_CHARS, MAX_ALIASES
 from .model import Predicate
 
 _MEMORY_CUES = re.compile(
@@ -79,16 +80,37 @@ def analyse(query: str, now: datetime) -> QueryIntent:
 
 
 def expand_with_session(query: str, fields: dict) -> str:
-    """Resolve "that one" / "那个" against the session: an alias map first, then the current item."""
+    """Resolve "that one" / "那个" against the session: an alias map first, then the current item.
+    Only as much as the edge lets a session hold is read (``domain.limits``), so a session stored
+    before those bounds cannot blow a query up."""
     aliases = fields.get("aliases") if isinstance(fields.get("aliases"), dict) else {}
-    expanded = query
-    for alias, target in aliases.items():
-        if isinstance(alias, str) and alias and alias.lower() in query.lower():
-            expanded += f" {target}"
+    expanded, lowered = query, query.lower()
+    for alias, target in list(aliases.items())[:MAX_ALIASES]:
+        if isinstance(alias, str) and alias and isinstance(target, str) and alias.lower() in lowered:
+            expanded += f" {target[:MAX_ALIAS_CHARS]}"
     current = fields.get("current_item")
     if isinstance(current, str) and current and _ANAPHORA.search(query):
-        expanded += f" {current}"
+        expanded += f" {current[:MAX_ALIAS_CHARS]}"
     return expanded
+
+
+# The lexical search matches a query against four fields, a clause per token and field, and
+# OpenSearch refuses a query of more than 1024 clauses: it reads at most this many tokens.
+MAX_LEXICAL_TOKENS = 200
+# Counted so as never to undercount an analyser's tokens: every character of a script the CJK
+# analyser reads in bigrams (Han, kana, Hangul, their half- and full-width forms), every run of
+# other word characters, every other visible character (an emoji is a token of its own).
+_CJK = "\u1100-\u11ff\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003ffff"
+_ANALYSED_TOKEN = re.compile(f"[{_CJK}]|[^\\W{_CJK}]+|[^\\s\\w]")
+
+
+def lexical_text(text: str) -> str:
+    """The head of ``text`` a lexical search takes: at most ``MAX_LEXICAL_TOKENS`` tokens, so no
+    query (however long, whatever its script) can make the search fail for everyone."""
+    for i, match in enumerate(_ANALYSED_TOKEN.finditer(text)):
+        if i == MAX_LEXICAL_TOKENS:
+            return text[:match.start()].rstrip()
+    return text
 
 
 def lexical_overlap(terms: tuple[str, ...], text: str) -> float:

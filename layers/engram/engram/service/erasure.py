@@ -5,8 +5,9 @@ validate -> mark (writes refused with 409) -> delete in parallel from redis, ope
 postgres, neo4j and the archive (which also shreds the user's data key) -> verify (residue per
 store) -> record. Every step is idempotent (deleting what is gone deletes nothing), so Step
 Functions may retry any of them and a new job for the same user simply completes. Every step
-leaves an audit record under a pseudonymous subject (``erasure:<job_id>``): the user's own audit
-trail is erased with them; the record that an erasure happened names no one.
+leaves an audit record under a pseudonymous subject (``domain.keys.erasure_audit_subject``, which
+no valid user id can equal): the user's own audit trail is erased with them; the record that an
+erasure happened names no one.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ..bootstrap import Dependencies
 from ..domain.archive import shard_of
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
+from ..domain.keys import erasure_audit_subject
 from ..domain.model import Scope
 from ..domain.records import AuditEntry
 from ..errors import StoreUnavailable, ValidationFailed
@@ -27,7 +29,7 @@ def _scope(event: dict) -> Scope:
 
 
 def _audit(deps: Dependencies, event: dict, step: str, after: dict) -> None:
-    deps.audit.append(Scope(event["tenant"], f"erasure:{event['job_id']}"),
+    deps.audit.append(Scope(event["tenant"], erasure_audit_subject(event["job_id"])),
                         [AuditEntry("erasure", f"erasure_{step}", step, event["job_id"], "system", None, None, after)])
 
 

@@ -12,6 +12,7 @@ from dataclasses import asdict
 from datetime import UTC, date, datetime
 
 from ..bootstrap import Dependencies
+from ..domain.limits import finite_json
 from ..domain.model import Scope
 from .privacy import reveal_items, reveal_turn
 from .profile import profile_item_view
@@ -45,7 +46,7 @@ def _sessions(deps: Dependencies, scope: Scope) -> Iterator[dict]:
     for ref in deps.sessions.sessions_of(scope):
         ctx = deps.sessions.get(ref)
         yield {"device_id": ref.device_id, "session_id": ref.session_id, "turns": ctx.turns,
-               "fields": ctx.fields, "version": ctx.version, "ttl_s": ctx.ttl_s}
+               "fields": finite_json(ctx.fields), "version": ctx.version, "ttl_s": ctx.ttl_s}
 
 
 def export_chunks(deps: Dependencies, scope: Scope, now: datetime | None = None) -> Iterator[str]:

@@ -149,4 +149,7 @@ def run_ingest_step(deps: Dependencies, name: str, event: dict) -> dict:
     """One step as its own Lambda: JSON in (the previous step's output), JSON out."""
     step = STEPS[name]
     value = event if step.input_type is None else from_jsonable(step.input_type, event)
+    if step.input_type is not None:  # a batch from JSON names its owner: validated as at the first step
+        validate_id(value.scope.tenant, "tenant")
+        validate_id(value.scope.user_id, "user_id")
     return to_jsonable(step.run(deps, value))

@@ -6,11 +6,11 @@ later failure; every later write is idempotent, so the client's retry finishes t
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 
 from ..bootstrap import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
+from ..domain.keys import digest_parts
 from ..domain.model import EventType, Scope
 from ..domain.records import AuditEntry, Fact, SessionRef
 from ..domain.tasks import TaskStatus
@@ -25,7 +25,7 @@ CONTEXT_CHARS = 300
 
 
 def _digest(*parts: str, size: int = 24) -> str:
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:size]
+    return digest_parts(*parts)[:size]
 
 
 def event_id(scope: Scope, message_id: str) -> str:

@@ -7,13 +7,20 @@ from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
 from ..domain.model import Scope
 from ..domain.records import AuditEntry, UserState
-from ..errors import Conflict, Unauthorized
+from ..errors import Conflict, Unauthorized, ValidationFailed
 
 
 def tenant_for_key(deps: Dependencies, api_key: str | None) -> str:
+    """The tenant behind an API key, validated like every other id: every key of a store is built
+    from it (``domain.keys``), and a row of ``tenant_keys`` written around ``register`` must not
+    bring an id the encodings were never meant to see."""
     if not api_key:
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", field="Authorization")
-    return deps.tenants.tenant_for(api_key)
+    tenant = deps.tenants.tenant_for(api_key)
+    try:
+        return validate_id(tenant, "tenant")
+    except ValidationFailed:
+        raise Unauthorized("this API key's tenant id is not a valid id", field="Authorization") from None
 
 
 def writable(deps: Dependencies, scope: Scope) -> UserState:

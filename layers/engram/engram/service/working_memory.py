@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from ..bootstrap import Dependencies
+from ..domain.limits import finite_json
 from ..domain.records import SessionRef
-from ..errors import ValidationFailed
+from ..domain.sessions import merged_fields_problem
+from ..errors import PayloadTooLarge, ValidationFailed
 from .users import writable
 
 
 def session_context(deps: Dependencies, ref: SessionRef) -> dict:
     ctx = deps.sessions.get(ref)
-    return {"turns": ctx.turns, "fields": ctx.fields, "version": ctx.version}
+    # finite_json: a NaN stored before the edge refused it still reads as JSON (null).
+    return {"turns": ctx.turns, "fields": finite_json(ctx.fields), "version": ctx.version}
 
 
 def set_session_fields(deps: Dependencies, ref: SessionRef, fields: dict) -> dict:
     writable(deps, ref.scope)
+    if problem := merged_fields_problem(deps.sessions.get(ref).fields, fields):
+        raise PayloadTooLarge(f"fields: {problem}", field="fields")
     return {"version": deps.sessions.set_fields(ref, fields)}
 
 

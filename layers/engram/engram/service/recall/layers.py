@@ -13,7 +13,7 @@ from ...domain.cleaning import format_timestamp as _iso
 from ...domain.decay import decay_confidence, needs_confirmation
 from ...domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
 from ...domain.model import PREDICATES, Predicate, Scope
-from ...domain.query import QueryIntent, lexical_overlap
+from ...domain.query import QueryIntent, lexical_overlap, lexical_text
 from ...domain.records import SessionRef
 from ..archival import original_turns
 from ..privacy import reveal_items, reveal_turn
@@ -94,7 +94,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     t0 = time.perf_counter()
     vector = deps.embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
-    dense, lexical = deps.episodes.hybrid(scope, vector, intent.text, recipe.candidates,
+    dense, lexical = deps.episodes.hybrid(scope, vector, lexical_text(intent.text), recipe.candidates,
                                             lexical_size=recipe.lexical_candidates)
     t2 = time.perf_counter()
     if timings is not None:
