@@ -18,7 +18,7 @@ from .common import RUN_DIR, log
 
 STAMP = RUN_DIR / "data_format"
 # Every table holding users' data (the schema's tables but tenant_keys).
-USER_DATA_TABLES = ("users", "consent_events", "devices", "idempotency_keys", "turn_log", "task_events",
+USER_DATA_TABLES = ("users", "consent_events", "devices", "idempotency_records", "turn_log", "task_events",
                     "audit_log", "user_keys", "archive_days", "behaviour_patterns", "erasure_jobs")
 
 

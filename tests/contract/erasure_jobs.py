@@ -17,7 +17,8 @@ from ._base import Contract, at, new_tenant, turn
 
 JOB_COLUMNS = {"job_id", "tenant", "user_ref", "status", "steps", "residue", "error", "execution_arn", "runs",
                "created_at", "updated_at", "finished_at"}
-TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns")
+TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns",
+          "idempotency_records")
 
 
 def seed(deps, scope, n: int = 1) -> None:
@@ -30,6 +31,9 @@ def seed(deps, scope, n: int = 1) -> None:
         deps.users.link_device(scope, f"d{i}", "phone")
     deps.audit.append(scope, [AuditEntry("ingest", "create", "graph", f"e{i}") for i in range(n)])
     deps.patterns.replace(scope, {("plan", i, 9): 1 for i in range(n)})
+    for i in range(n):
+        deps.idempotency.claim(scope, f"k{i}", "sha")
+        deps.idempotency.complete(scope, f"k{i}", 200, {"sealed": "eg1:..."})
     deps.keys.seal(scope, "sealed")
 
 

@@ -61,7 +61,7 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "keys": lambda: fake_keys(settings, wrapped, kms),
         "erasure_jobs": lambda: InMemoryErasureJobs(turns=parts["turns"], tasks=parts["tasks"], audit=parts["audit"],
                                                     users=parts["users"], patterns=parts["patterns"],
-                                                    wrapped_keys=wrapped),
+                                                    idempotency=parts["idempotency"], wrapped_keys=wrapped),
         "archive_source": lambda: InMemoryArchiveSource(parts["turns"], parts["tasks"]),
         "archive_eraser": lambda: InMemoryArchiveEraser(parts["archive"]),
         "probes": lambda: dict.fromkeys(PROBED, _no_op),

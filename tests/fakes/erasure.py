@@ -14,11 +14,11 @@ from ._common import as_json, clone, utcnow
 
 
 class InMemoryErasureJobs:
-    def __init__(self, *, turns, tasks, audit, users, patterns, wrapped_keys) -> None:
+    def __init__(self, *, turns, tasks, audit, users, patterns, idempotency, wrapped_keys) -> None:
         self.jobs: dict[str, dict] = {}
         self._users = users
         # Every holder of the user's rows, in USER_TABLES' order of their tables.
-        self._holders = (tasks, turns, audit, users, patterns)
+        self._holders = (tasks, turns, audit, users, patterns, idempotency)
         self._wrapped_keys = wrapped_keys
 
     # -- jobs -------------------------------------------------------------------------------

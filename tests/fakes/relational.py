@@ -8,7 +8,7 @@ import hashlib
 from datetime import timedelta
 from itertools import count
 
-from engram.adapters.idempotency import STALE
+from engram.adapters.idempotency import EXPIRES, STALE
 from engram.domain.cleaning import validate_id
 from engram.domain.consent import decide_consent
 from engram.domain.model import Scope, Turn
@@ -73,18 +73,20 @@ def _interval(text: str) -> timedelta:
 
 
 class InMemoryIdempotencyStore:
-    stale = _interval(STALE)
+    table = "idempotency_records"
+    stale, expires = _interval(STALE), _interval(EXPIRES)
 
     def __init__(self) -> None:
-        self.keys: dict[tuple[str, str], dict] = {}
+        self.keys: dict[tuple[Scope, str], dict] = {}
         self.clock = utcnow
 
-    def claim(self, tenant: str, key: str, request_sha256: str) -> tuple[int, dict] | None:
-        row = self.keys.get((tenant, key))
-        if row is None or (row["status"] is None and row["created_at"] < self.clock() - self.stale
-                           and row["request_sha256"] == request_sha256):
-            self.keys[(tenant, key)] = {"request_sha256": request_sha256, "status": None, "response": None,
-                                        "created_at": self.clock()}
+    def claim(self, scope: Scope, key: str, request_sha256: str) -> tuple[int, dict] | None:
+        row, now = self.keys.get((scope, key)), self.clock()
+        if (row is None or row["created_at"] < now - self.expires
+                or (row["status"] is None and row["created_at"] < now - self.stale
+                    and row["request_sha256"] == request_sha256)):
+            self.keys[(scope, key)] = {"request_sha256": request_sha256, "status": None, "response": None,
+                                       "created_at": now}
             return None
         if row["request_sha256"] != request_sha256:
             raise Unprocessable("Idempotency-Key was already used for a different request", field="Idempotency-Key")
@@ -93,14 +95,22 @@ class InMemoryIdempotencyStore:
                            field="Idempotency-Key")
         return row["status"], clone(row["response"])
 
-    def complete(self, tenant: str, key: str, status: int, response: dict) -> None:
-        row = self.keys.get((tenant, key))
+    def complete(self, scope: Scope, key: str, status: int, response: dict) -> None:
+        row = self.keys.get((scope, key))
         if row is not None:
             row.update(status=status, response=as_json(response))
 
-    def release(self, tenant: str, key: str) -> None:
-        if (row := self.keys.get((tenant, key))) is not None and row["status"] is None:
-            del self.keys[(tenant, key)]
+    def release(self, scope: Scope, key: str) -> None:
+        if (row := self.keys.get((scope, key))) is not None and row["status"] is None:
+            del self.keys[(scope, key)]
+
+    def user_rows(self, scope: Scope) -> dict[str, int]:
+        return {self.table: sum(1 for s, _ in self.keys if s == scope)}
+
+    def erase_user_rows(self, scope: Scope) -> dict[str, int]:
+        counts = self.user_rows(scope)
+        self.keys = {k: v for k, v in self.keys.items() if k[0] != scope}
+        return counts
 
 
 class InMemoryUserRegistry:

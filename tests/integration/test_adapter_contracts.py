@@ -75,10 +75,11 @@ class TestPostgresAuditLog(AuditLogContract):
 class TestPostgresIdempotencyStore(IdempotencyContract):
     part = "idempotency"
 
-    def age_claim(self, store, tenant, key, seconds):
+    def age_claim(self, store, scope, key, seconds):
         with store._clients.pg() as conn:
-            conn.execute("UPDATE idempotency_keys SET created_at = created_at - make_interval(secs => %s) "
-                         "WHERE tenant = %s AND key = %s", (seconds, tenant, key))
+            conn.execute("UPDATE idempotency_records SET created_at = created_at - make_interval(secs => %s) "
+                         "WHERE tenant = %s AND user_id = %s AND key = %s",
+                         (seconds, scope.tenant, scope.user_id, key))
 
 
 class TestPostgresUserRegistry(UserRegistryContract):

@@ -48,14 +48,15 @@ def test_audit_log_is_append_only(deps, scope):
 
 def test_idempotency_key_replays_first_result(deps, scope):
     idem = deps.idempotency
-    assert idem.claim(scope.tenant, "k1", "h1") is None
+    assert idem.claim(scope, "k1", "h1") is None
     with pytest.raises(Conflict):  # still running
-        idem.claim(scope.tenant, "k1", "h1")
-    idem.complete(scope.tenant, "k1", 200, {"ok": 1})
-    assert idem.claim(scope.tenant, "k1", "h1") == (200, {"ok": 1})
+        idem.claim(scope, "k1", "h1")
+    idem.complete(scope, "k1", 200, {"ok": 1})
+    assert idem.claim(scope, "k1", "h1") == (200, {"ok": 1})
     with pytest.raises(Unprocessable):
-        idem.claim(scope.tenant, "k1", "other request")
-    assert idem.claim(f"{scope.tenant}-b", "k1", "h1") is None  # keys are per tenant
+        idem.claim(scope, "k1", "other request")
+    assert idem.claim(Scope(f"{scope.tenant}-b", scope.user_id), "k1", "h1") is None  # keys are per tenant
+    assert idem.claim(Scope(scope.tenant, "u2"), "k1", "h1") is None  # and per user
 
 
 def test_consent_is_versioned_and_child_mode_forbids_long_term(deps, scope):

@@ -62,8 +62,8 @@ class TestInMemoryAuditLog(AuditLogContract):
 class TestInMemoryIdempotencyStore(IdempotencyContract):
     part = "idempotency"
 
-    def age_claim(self, store, tenant, key, seconds):
-        store.keys[(tenant, key)]["created_at"] -= timedelta(seconds=seconds)
+    def age_claim(self, store, scope, key, seconds):
+        store.keys[(scope, key)]["created_at"] -= timedelta(seconds=seconds)
 
 
 class TestInMemoryUserRegistry(UserRegistryContract):

@@ -53,6 +53,26 @@ def test_a_replay_returns_the_first_result_and_writes_nothing(api, deps, alice):
     assert deps.audit.entries(alice) == audit and len(deps.turns.turns(alice)) == 1
 
 
+def test_a_stored_result_holds_no_plaintext_and_an_erasure_takes_it(api, deps, alice):
+    request = body(message("I have diabetes and I am allergic to penicillin.", "m1"))
+    first = api.post(f"{USER}/messages", json=request, headers={"Idempotency-Key": "k1"})
+    assert first.status_code == 200
+    [record] = [r for (scope, _), r in deps.idempotency.keys.items() if scope == alice]
+    assert "penicillin" not in json.dumps(record, default=str) and record["response"]["sealed"].startswith("eg1:")
+    assert deps.erasure_jobs.delete_rows(alice)["idempotency_records"] == 1
+    deps.keys.shred(alice)
+    again = api.post(f"{USER}/messages", json=request, headers={"Idempotency-Key": "k1"})
+    assert again.status_code == 200 and "Idempotent-Replayed" not in again.headers  # processed anew
+
+
+def test_keys_are_per_user(api, deps, alice):
+    one = api.post(f"{USER}/messages", json=body(message("I love tea.", "m1")), headers={"Idempotency-Key": "k1"})
+    other = api.post("/v1/users/bob/messages", json=body(message("I love tea.", "m1")),
+                     headers={"Idempotency-Key": "k1"})
+    assert one.status_code == other.status_code == 200 and "Idempotent-Replayed" not in other.headers
+    assert [t["message_id"] for t in deps.turns.turns(Scope("t1", "bob"))] == ["m1"]
+
+
 def test_the_same_key_with_another_body_is_422(api, deps, alice):
     api.post(f"{USER}/messages", json=body(message("one", "m1")), headers={"Idempotency-Key": "k1"})
     other = api.post(f"{USER}/messages", json=body(message("two", "m2")), headers={"Idempotency-Key": "k1"})

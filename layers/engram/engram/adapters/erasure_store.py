@@ -20,7 +20,8 @@ from .clients import Clients
 
 # Every table holding rows of one user, keyed (tenant, user_id). Tables another feature adds
 # later belong here too; ones not created yet are skipped (see _existing).
-USER_TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns")
+USER_TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns",
+               "idempotency_records")
 KEY_TABLE = "user_keys"
 
 

@@ -41,14 +41,20 @@ CREATE TABLE IF NOT EXISTS devices (
     PRIMARY KEY (tenant, user_id, device_id)
 );
 
-CREATE TABLE IF NOT EXISTS idempotency_keys (
+-- The first result of a write, per (tenant, user, Idempotency-Key). The response is sealed under
+-- the user's data key (no plaintext), a record expires after 24 hours, and erasure deletes the
+-- user's records (and its verify step counts them). Replaced idempotency_keys, which kept whole
+-- responses in clear with no user column: its rows are transient, so it is dropped, not migrated.
+DROP TABLE IF EXISTS idempotency_keys;
+CREATE TABLE IF NOT EXISTS idempotency_records (
     tenant         text NOT NULL,
+    user_id        text NOT NULL,
     key            text NOT NULL,
     request_sha256 text NOT NULL,
     status         integer,
     response       jsonb,
     created_at     timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (tenant, key)
+    PRIMARY KEY (tenant, user_id, key)
 );
 
 -- Every accepted turn, durably, before anything else is derived from it.

@@ -16,7 +16,7 @@ from ..bootstrap import Dependencies, bootstrap
 from ..domain.cleaning import validate_id
 from ..domain.model import Scope
 from ..domain.records import SessionRef
-from ..errors import EngramError, PayloadTooLarge, Unauthorized, ValidationFailed
+from ..errors import DecryptionFailed, EngramError, KeyDestroyed, PayloadTooLarge, Unauthorized, ValidationFailed
 from ..service.users import tenant_for_key
 
 _KEY_CACHE: dict[str, tuple[str, float]] = {}
@@ -55,9 +55,12 @@ def session_ref(scope: Scope, session_id: str, device_id: str | None) -> Session
     return SessionRef(scope, validate_id(device_id, "device_id"), validate_id(session_id, "session_id"))
 
 
-def run_idempotent(deps: Dependencies, request_: Request, tenant_id: str, key: str | None, body: object,
+def run_idempotent(deps: Dependencies, request_: Request, scope: Scope, key: str | None, body: object,
                    action: Callable[[], dict], status: int = 200) -> JSONResponse:
-    """Run a write once per Idempotency-Key: a retry gets the first result and writes nothing."""
+    """Run a write once per Idempotency-Key (per user): a retry gets the first result and writes
+    nothing. The stored result is sealed under the user's data key: what a user said is never kept
+    in clear for a replay, and after an erasure there is nothing to replay (the records go with the
+    user), so the same key then runs as a new request."""
     if key is None:
         return JSONResponse(action(), status_code=status)
     if len(key) > 255:
@@ -68,19 +71,34 @@ def run_idempotent(deps: Dependencies, request_: Request, tenant_id: str, key: s
     fingerprint = hashlib.sha256(json.dumps([request_.method, request_.url.path, str(request_.url.query), body],
                                             sort_keys=True, default=str).encode()).hexdigest()
     idem = deps.idempotency
-    stored = idem.claim(tenant_id, key, fingerprint)
+    stored = idem.claim(scope, key, fingerprint)
     if stored is not None:
-        return JSONResponse(stored[1], status_code=stored[0], headers={"Idempotent-Replayed": "true"})
+        replay = _opened(deps, scope, stored[1])
+        if replay is not None:
+            return JSONResponse(replay, status_code=stored[0], headers={"Idempotent-Replayed": "true"})
     try:
         result = action()
     except EngramError as exc:
         if exc.status >= 500:
-            idem.release(tenant_id, key)
-        else:  # a refusal is a result too: the same request would be refused again
-            idem.complete(tenant_id, key, exc.status, exc.to_body())
+            idem.release(scope, key)
+        else:  # a refusal is a result too (an error body: no user content, kept as it is)
+            idem.complete(scope, key, exc.status, exc.to_body())
         raise
     except Exception:
-        idem.release(tenant_id, key)
+        idem.release(scope, key)
         raise
-    idem.complete(tenant_id, key, status, result)
+    idem.complete(scope, key, status, {_SEALED: deps.keys.seal(scope, json.dumps(result), _PURPOSE)})
     return JSONResponse(result, status_code=status)
+
+
+_SEALED, _PURPOSE = "sealed", "idempotency"
+
+
+def _opened(deps: Dependencies, scope: Scope, stored: dict) -> dict | None:
+    """The stored first result, opened; None when its key is gone (the request runs anew)."""
+    if _SEALED not in stored:
+        return stored
+    try:
+        return json.loads(deps.keys.open(scope, stored[_SEALED], _PURPOSE))
+    except (KeyDestroyed, DecryptionFailed):
+        return None

@@ -39,7 +39,7 @@ def _raw(model) -> dict:
 def post_messages(user_id: PathStr, request: Request, body: s.IngestBody, tenant_id: str = Tenant,
                   deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope, raw = scope_of(tenant_id, user_id), _raw(body)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, raw, lambda: ingest(deps, scope, raw))
+    return run_idempotent(deps, request, scope, idempotency_key, raw, lambda: ingest(deps, scope, raw))
 
 
 @router.post("/users/{user_id}/recall", response_model=s.RecallResponse, responses=links.RECALLED)
@@ -60,7 +60,7 @@ def get_context(user_id: PathStr, session_id: PathStr, device_id: str = DeviceId
 def put_context(user_id: PathStr, session_id: PathStr, request: Request, body: s.FieldsBody, device_id: str = DeviceId,
                 tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     ref = session_ref(scope_of(tenant_id, user_id), session_id, device_id)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
+    return run_idempotent(deps, request, ref.scope, idempotency_key, _raw(body),
                           lambda: working_memory.set_session_fields(deps, ref, body.fields))
 
 
@@ -70,7 +70,7 @@ def post_rollback(user_id: PathStr, session_id: PathStr, request: Request, body:
                   device_id: str = DeviceId, tenant_id: str = Tenant, deps: Dependencies = Deps,
                   idempotency_key: str | None = IdemKey):
     ref = session_ref(scope_of(tenant_id, user_id), session_id, device_id)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
+    return run_idempotent(deps, request, ref.scope, idempotency_key, _raw(body),
                           lambda: working_memory.rollback_session(deps, ref, body.version, body.steps))
 
 
@@ -79,7 +79,7 @@ def post_rollback(user_id: PathStr, session_id: PathStr, request: Request, body:
 def post_task_event(user_id: PathStr, task_id: PathStr, request: Request, body: s.TaskEventBody,
                     tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
+    return run_idempotent(deps, request, scope, idempotency_key, _raw(body),
                           lambda: tasks.record_task_event(deps, scope, task_id, body.status, body.metadata, body.ts),
                           status=201)
 
@@ -99,7 +99,7 @@ def get_profile(user_id: PathStr, history: bool = Query(False), tenant_id: str =
 def patch_profile_item(user_id: PathStr, item_id: PathStr, request: Request, body: s.ProfilePatchBody,
                        tenant_id: str = Tenant, deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
+    return run_idempotent(deps, request, scope, idempotency_key, _raw(body),
                           lambda: profile.correct_profile_item(deps, scope, item_id, body.object, body.confidence))
 
 
@@ -125,7 +125,7 @@ def delete_memories(user_id: PathStr, type: EventType | None = Query(None),  # n
 def put_consent(user_id: PathStr, request: Request, body: s.ConsentBody, tenant_id: str = Tenant,
                 deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
+    return run_idempotent(deps, request, scope, idempotency_key, _raw(body),
                           lambda: users.set_consent(deps, scope, body.long_term, body.age))
 
 
@@ -133,7 +133,7 @@ def put_consent(user_id: PathStr, request: Request, body: s.ConsentBody, tenant_
 def post_device(user_id: PathStr, request: Request, body: s.DeviceBody, tenant_id: str = Tenant,
                 deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
     scope = scope_of(tenant_id, user_id)
-    return run_idempotent(deps, request, tenant_id, idempotency_key, _raw(body),
+    return run_idempotent(deps, request, scope, idempotency_key, _raw(body),
                           lambda: users.link_device(deps, scope, body.device_id, body.kind), status=201)
 
 

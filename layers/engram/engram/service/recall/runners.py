@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from functools import cache
@@ -112,7 +113,8 @@ def _warm_model(embedder: Embedder) -> None:  # once per model, whichever Depend
     embedder.warm_up()
 
 
-_connected: set[tuple[int, str]] = set()
+# Per Dependencies object (weakly: a test's short-lived fakes must not leave an id to be reused).
+_connected: weakref.WeakKeyDictionary[Dependencies, set[str]] = weakref.WeakKeyDictionary()
 
 
 def warm_up(deps: Dependencies, steps: tuple[Step, ...]) -> None:
@@ -123,10 +125,11 @@ def warm_up(deps: Dependencies, steps: tuple[Step, ...]) -> None:
         try:
             if step.embeds:
                 _warm_model(deps.embedder)
+            done = _connected.setdefault(deps, set())
             for store in step.stores:
-                if (id(deps), store) not in _connected and store in deps.probes:
+                if store not in done and store in deps.probes:
                     deps.probes[store]()
-                    _connected.add((id(deps), store))
+                    done.add(store)
         except Exception as exc:  # noqa: BLE001 - see above
             log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
 
