@@ -237,9 +237,11 @@ class Provenance(_Out):
     message_ids: list[str]
 
 
-class RecallItemOut(_Out):
+class MemoryItemOut(_Out):
+    """What every remembered item says, wherever it is shown (API.md: a profile item has the
+    shape of a recall item)."""
+
     memory_id: str
-    layer: Literal["session", "task", "profile", "episode", "archive"]
     type: str
     text: str
     confidence: float
@@ -249,6 +251,10 @@ class RecallItemOut(_Out):
     valid_from: str | None
     valid_to: str | None
     provenance: Provenance
+
+
+class RecallItemOut(MemoryItemOut):
+    layer: Literal["session", "task", "profile", "episode", "archive"]
     score: float
 
 
@@ -273,24 +279,14 @@ class TasksResponse(_Out):
     tasks: list[TaskOut]
 
 
-class ProfileItemOut(_Out):
-    memory_id: str
+class ProfileItemOut(MemoryItemOut):
     layer: Literal["profile"]
-    type: str
-    text: str
     object: str
-    confidence: float
-    decayed_confidence: float
-    trust_source: str
-    needs_confirmation: bool
-    valid_from: str | None
-    valid_to: str | None
     created_at: str | None
     updated_at: str | None
     tags: list[str]
     weight: float
     counter_evidence: list[str]
-    provenance: Provenance
 
 
 class ProfileResponse(_Out):
