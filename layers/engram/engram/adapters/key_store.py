@@ -130,10 +130,6 @@ class EnvelopeKeyStore:
             self._cache.pop((scope.tenant, scope.user_id), None)
         return self._wrapped.delete(scope)
 
-    def forget_cached(self) -> None:
-        with self._lock:
-            self._cache.clear()
-
     def _key_for(self, scope: Scope, key_id: bytes) -> DataKey:
         cached = self._cached(scope)
         if cached is not None and cached.key_id == key_id:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -168,9 +169,11 @@ class RecallPlan:
             intent = replace(analyse(expanded, request.now), memory_dependent=intent.memory_dependent)
         return RecallContext(request, intent, self.recipe)
 
-    def finish(self, ctx: RecallContext, results: list[StepResult], fuse_ms: float = 0.0,
-               total_ms: float | None = None) -> dict:
-        """Fuse what came back, apply the guard, write the context block: the response."""
+    def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None) -> dict:
+        """Fuse what came back, apply the guard, write the context block: the response. ``started``
+        (``time.perf_counter()`` when the request began) gives the total; without it (one Lambda per
+        step) the total is the steps' own time plus fusion's."""
+        fuse_started = time.perf_counter()
         by_step = {r.step: r for r in results}
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
         items = fuse(layers_, self.recipe, ctx.request.k)
@@ -182,8 +185,11 @@ class RecallPlan:
         for result in results:
             timings[result.step] = result.ms  # rounded where measured; a deadline stays exact
             timings.update(result.timings)
+        now = time.perf_counter()
+        fuse_ms = (now - fuse_started) * 1000
         timings["fuse"] = round(fuse_ms, 2)
-        timings["total"] = round(total_ms if total_ms is not None else sum(r.ms for r in results) + fuse_ms, 2)
+        total_ms = (now - started) * 1000 if started is not None else sum(r.ms for r in results) + fuse_ms
+        timings["total"] = round(total_ms, 2)
         session_hit = bool(by_step.get("session") and by_step["session"].items)
         _emit_metrics(timings, no_record, session_hit, degraded)
         return {"items": [item.public() for item in items],

@@ -171,12 +171,7 @@ def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan 
         episodes = next((r.items for r in results if r.step == "episodes"), [])
         step = plan.verbatim
         results.append(settle(step, submit(step, ctx, {"episodes": episodes}), deadlines[step.name] / 1000))
-    fuse_started = time.perf_counter()
-    response = plan.finish(ctx, results)
-    fuse_ms = (time.perf_counter() - fuse_started) * 1000
-    response["timings_ms"]["fuse"] = round(fuse_ms, 2)
-    response["timings_ms"]["total"] = round((time.perf_counter() - started) * 1000, 2)
-    return response
+    return plan.finish(ctx, results, started)
 
 
 # -- one Lambda per step ------------------------------------------------------------------------
@@ -214,10 +209,7 @@ def _fuse(plan: RecallPlan, event: dict) -> dict:
                                                                  for r in event.get("layers") or []]
     if event.get("originals"):
         results.append(StepResult.from_json(event["originals"]))
-    started = time.perf_counter()
-    response = plan.finish(plan.context(request, session.fields), results)
-    response["timings_ms"]["fuse"] = round((time.perf_counter() - started) * 1000, 2)
-    return response
+    return plan.finish(plan.context(request, session.fields), results)
 
 
 def run_on_step_functions(deps: Dependencies, request: RecallRequest) -> dict:
