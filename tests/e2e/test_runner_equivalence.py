@@ -126,9 +126,10 @@ def _both(api, sfn, arn: str, user: str, query: str, extra: dict) -> tuple[dict,
 
 def _settled(ask: Callable[[], object], ok: Callable[[object], bool], attempts: int = 5):
     """``ask()`` again while its answer is not ``ok``: the deployed steps keep their production
-    deadlines (session 50 ms, episodes 300 ms), which a 2-core machine running other suites
-    misses now and then, and three misses in a row open a step's breaker for BREAKER_OPEN_S.
-    So wait for the breaker to close before asking again; a step that keeps failing fails."""
+    deadlines (session 50 ms, episodes 300 ms, stretched by measured load), which a 2-core
+    machine running other suites misses now and then, and a store error opens a step's breaker
+    for BREAKER_OPEN_S. So wait for the breaker to close before asking again; a step that keeps
+    failing fails."""
     answer = ask()
     for _ in range(attempts - 1):
         if ok(answer):

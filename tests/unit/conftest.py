@@ -8,16 +8,19 @@ import pytest
 from engram.config import Settings
 from engram.domain.model import Scope
 from engram.service.recall import BREAKER
+from engram.service.recall.runners import LATENCY
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
 
 
 @pytest.fixture(autouse=True)
 def _closed_breaker():
-    """The recall breaker is process-wide: no test inherits another's open steps."""
+    """The recall breaker and latency record are process-wide: no test inherits another's."""
     BREAKER.reset()
+    LATENCY.reset()
     yield
     BREAKER.reset()
+    LATENCY.reset()
 
 
 @pytest.fixture

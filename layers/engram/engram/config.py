@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     # Per-step recall deadlines (SPEC: session 50, tasks 200, profile 150, episodes 300, archive 3000).
     recall_deadlines_ms: dict[str, int] = Field(default_factory=lambda: {
         "session": 50, "tasks": 200, "profile": 150, "episodes": 300, "archive": 3000})
+    # Under load a step's deadline stretches to twice its recent mean latency, up to this many
+    # times the configured one; a step's first run in a process (pools opening, caches cold) may
+    # take up to the cold allowance. Per-request deadlines are kept exactly.
+    recall_deadline_stretch: float = Field(4.0, ge=1)
+    recall_cold_deadline_ms: float = Field(3000.0, ge=0)
     # Nightly archival (issue 6): users are spread over N shards by a stable hash of tenant:user.
     archive_shards: int = Field(4, ge=1, le=64)
     # Seal sensitive archive columns with the user's data key (crypto-shredding reaches WORM copies).

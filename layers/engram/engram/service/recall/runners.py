@@ -24,40 +24,64 @@ from ...ports import Embedder
 from .plan import RECALL_PLAN, RecallContext, RecallPlan, RecallRequest, Step, StepResult
 
 log = Logger(child=True)  # the handler's Logger (POWERTOOLS_SERVICE_NAME) formats and ships it
-# A store error opens the breaker at once; missed deadlines only when several come in a row (one
-# slow request is noise, three are a pattern). While open, the step is skipped, so a dead store
-# costs one timeout, not a thread per request stuck on a connect.
+# Only a store error opens the breaker: while open the step is skipped, so a dead store costs one
+# failure, not a thread per request stuck on a connect. A missed deadline never opens it: under
+# load "slower" must not become "empty" for every other request (the late step degrades only the
+# answer it was late for).
 BREAKER_OPEN_S = 5.0
-TIMEOUTS_TO_OPEN = 3
 
 
 class CircuitBreaker:
     def __init__(self) -> None:
         self._open_until: dict[str, float] = {}
-        self._timeouts: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def is_open(self, step: str) -> bool:
         return self._open_until.get(step, 0.0) > time.monotonic()
 
     def record(self, step: str, outcome: str) -> None:
+        if outcome != "error":
+            return
         with self._lock:
-            if outcome == "ok":
-                self._timeouts[step] = 0
-                return
-            if outcome == "timeout":
-                self._timeouts[step] = self._timeouts.get(step, 0) + 1
-                if self._timeouts[step] < TIMEOUTS_TO_OPEN:
-                    return
-            self._timeouts[step] = 0
             self._open_until[step] = time.monotonic() + BREAKER_OPEN_S
 
     def reset(self) -> None:
         with self._lock:
             self._open_until.clear()
-            self._timeouts.clear()
 
 
+class StepLatency:
+    """What each step has recently taken in this process (an exponentially weighted mean), so a
+    configured deadline can stretch with measured load instead of cutting layers off.
+
+    A step that has not run yet in this process gets the cold allowance: its first run opens
+    pools and warms caches on a possibly busy machine, and failing the user's first question for
+    it would tell them nothing was ever said. Past that, the deadline is twice the recent mean,
+    never below the configured one and never above ``stretch`` times it."""
+
+    WEIGHT = 0.2
+
+    def __init__(self) -> None:
+        self._mean: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def observe(self, step: str, ms: float) -> None:
+        with self._lock:
+            mean = self._mean.get(step)
+            self._mean[step] = ms if mean is None else (1 - self.WEIGHT) * mean + self.WEIGHT * ms
+
+    def deadline(self, step: str, configured: float, stretch: float, cold_ms: float) -> float:
+        mean = self._mean.get(step)
+        if mean is None:
+            return max(configured, cold_ms)
+        return min(max(configured, 2 * mean), configured * stretch)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._mean.clear()
+
+
+LATENCY = StepLatency()
 BREAKER = CircuitBreaker()
 
 
@@ -67,24 +91,7 @@ def _degraded(step: Step, reason: str, ms: float) -> StepResult:
     return StepResult.failed(step.name, reason, ms)
 
 
-class MissedDeadline:
-    """One late step is one missed deadline, counted by whoever sees it first: the runner that
-    stopped waiting for it, or the step itself when it finishes late after all."""
-
-    def __init__(self) -> None:
-        self._counted = False
-        self._lock = threading.Lock()
-
-    def count(self, step: str) -> None:
-        with self._lock:
-            if self._counted:
-                return
-            self._counted = True
-        BREAKER.record(step, "timeout")
-
-
-def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, deadline_ms: float,
-            missed: MissedDeadline | None = None) -> StepResult:
+def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, deadline_ms: float) -> StepResult:
     """Run one step synchronously: breaker first, then the step; an error or a finish past the
     deadline is a degraded result, never an exception."""
     if BREAKER.is_open(step.name):
@@ -96,8 +103,8 @@ def execute(deps: Dependencies, step: Step, ctx: RecallContext, inputs: dict, de
         BREAKER.record(step.name, "error")
         return _degraded(step, type(exc).__name__, (time.perf_counter() - started) * 1000)
     ms = (time.perf_counter() - started) * 1000
+    LATENCY.observe(step.name, ms)  # late runs too: they are what the load looks like
     if ms > deadline_ms:
-        (missed or MissedDeadline()).count(step.name)
         return _degraded(step, "deadline", float(deadline_ms))
     BREAKER.record(step.name, "ok")
     return StepResult(result.step, result.items, round(ms, 2), fields=result.fields, timings=result.timings)
@@ -135,7 +142,12 @@ def warm_up(deps: Dependencies, steps: tuple[Step, ...]) -> None:
 
 
 def _deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[str, float]:
-    return {**deps.settings.recall_deadlines_ms, **(overrides or {})}
+    """The configured deadlines as measured load stretches them; an explicit per-request
+    deadline is kept exactly (it is the caller's own limit)."""
+    settings = deps.settings
+    adapted = {name: LATENCY.deadline(name, ms, settings.recall_deadline_stretch, settings.recall_cold_deadline_ms)
+               for name, ms in settings.recall_deadlines_ms.items()}
+    return {**adapted, **(overrides or {})}
 
 
 def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan = RECALL_PLAN,
@@ -146,15 +158,12 @@ def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan 
     first_ctx = plan.context(request, {})
 
     def submit(step: Step, ctx: RecallContext, inputs: dict):
-        missed = MissedDeadline()
-        return _pool().submit(execute, deps, step, ctx, inputs, deadlines[step.name], missed), missed
+        return _pool().submit(execute, deps, step, ctx, inputs, deadlines[step.name])
 
-    def settle(step: Step, submitted, timeout_s: float) -> StepResult:
-        future, missed = submitted
+    def settle(step: Step, future, timeout_s: float) -> StepResult:
         try:
             return future.result(timeout=max(timeout_s, 0.001))
         except FutureTimeout:
-            missed.count(step.name)  # the step's own late finish is this same miss, not another
             return _degraded(step, "deadline", float(deadlines[step.name]))
 
     results = []
