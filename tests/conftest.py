@@ -29,6 +29,8 @@ try:
         os.environ.setdefault("ENGRAM_ERASURE_STATE_MACHINE_ARN", _machines["ErasureStateMachine"])
     if _deployed.get("archive_bucket"):
         os.environ.setdefault("ENGRAM_ARCHIVE_BUCKET", _deployed["archive_bucket"])
+    if _deployed.get("export_bucket"):  # recorded by deploys of a template that has ExportBucket
+        os.environ.setdefault("ENGRAM_EXPORT_BUCKET", _deployed["export_bucket"])
 except (OSError, ValueError):
     pass
 os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(

@@ -79,6 +79,7 @@ def status() -> dict:
     report["api"] = state.get("api", {"url": None, "key": None})
     report["state_machines"] = state.get("state_machines", {})
     report["archive_bucket"] = state.get("archive_bucket")
+    report["export_bucket"] = state.get("export_bucket")
     report["startup"] = state.get("startup")
     report["run_dir"] = str(RUN_DIR)
     return report
@@ -91,6 +92,7 @@ def print_status(report: dict) -> None:
     print(f"  api          {report['api'].get('url')}")
     print(f"  api key      {report['api'].get('key')}")
     print(f"  archive      s3://{report['archive_bucket']}")
+    print(f"  exports      s3://{report['export_bucket'] or '(not deployed yet: local/stack deploy)'}")
     print(f"  memory       {report['memory_mb']['total']:.0f} MiB resident in all, "
           f"peak {report['peak_memory_mb']['total']:.0f} MiB (servers and Lambda workers)")
     if report.get("startup"):

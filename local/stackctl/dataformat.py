@@ -57,7 +57,11 @@ def wipe(deps, s3, archive_bucket: str | None = None) -> dict:
     with clients.neo4j.session() as session:
         summary = session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
         out["neo4j"] = summary.counters.nodes_deleted
-    with clients.pg() as conn:
+    from engram.migrate import owner_connection
+
+    # As the owner: the runtime's role may not TRUNCATE (audit_log is append-only for it), and on a
+    # fresh machine that role does not exist yet (the migration after this wipe creates it).
+    with owner_connection(clients) as conn:
         present = [r[0] for r in conn.execute("SELECT t FROM unnest(%s::text[]) AS t WHERE to_regclass(t) IS NOT NULL",
                                               (list(USER_DATA_TABLES),)).fetchall()]
         for table in present:

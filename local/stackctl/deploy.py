@@ -23,6 +23,7 @@ import time
 import uuid
 import zipfile
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import boto3
 import yaml
@@ -45,10 +46,14 @@ SKIP_PARTS = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
 SKIP_SUFFIXES = (".pyc", ".pyo", ".egg-info")
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)  # zip timestamps fixed so that equal trees give equal hashes
 
-# Store endpoints when a service module cannot say (the defaults of the local services).
+# Store endpoints when a service module cannot say (the defaults of the local services). The
+# PostgreSQL and Neo4j logins go into secrets the template makes (PostgresSecret, Neo4jSecret): the
+# functions get only the secrets' ARNs and read them from LocalStack's Secrets Manager.
 STORE_DEFAULTS = {
     "RedisUrl": "redis://127.0.0.1:6379/0",
-    "PostgresDsn": "postgresql://engram:engram@127.0.0.1:5432/engram",
+    "PostgresDsn": "postgresql://127.0.0.1:5432/engram",
+    "PostgresUser": "engram_app",
+    "PostgresPassword": "engram_app",
     "Neo4jUri": "bolt://127.0.0.1:7687",
     "Neo4jUser": "neo4j",
     "Neo4jPassword": "engram-local-pw",
@@ -155,7 +160,8 @@ def store_parameters() -> dict[str, str]:
     from .cli import load
 
     params = dict(STORE_DEFAULTS)
-    wanted = {"redis": {"url": "RedisUrl"}, "postgres": {"url": "PostgresDsn"},
+    wanted = {"redis": {"url": "RedisUrl"},
+              "postgres": {"url": "PostgresDsn", "app_user": "PostgresUser", "app_password": "PostgresPassword"},
               "neo4j": {"url": "Neo4jUri", "user": "Neo4jUser", "password": "Neo4jPassword"},
               "opensearch": {"url": "OpenSearchUrl"}}
     for name, fields in wanted.items():
@@ -167,7 +173,21 @@ def store_parameters() -> dict[str, str]:
         if not entry.get("healthy"):
             log(f"deploy: {name} is not healthy; its functions will report it down")
         params.update({param: str(entry[field]) for field, param in fields.items() if entry.get(field)})
+    # The service's URL carries the owner's login: the functions' login is PostgresUser's, in the secret.
+    params["PostgresDsn"] = _without_login(params["PostgresDsn"])
     return params
+
+
+def _without_login(dsn: str) -> str:
+    url = urlsplit(dsn)
+    return urlunsplit(url._replace(netloc=url.netloc.rpartition("@")[2]))
+
+
+def postgres_owner_dsn() -> str:
+    """The schema owner's DSN (migrations and the data wipe run as the owner, the functions never)."""
+    from .services.postgres import DB, PASSWORD, USER
+
+    return f"postgresql://{USER}:{PASSWORD}@{HOST}:{PORTS['postgres']}/{DB}"
 
 
 def local_kms_key() -> dict[str, str]:
@@ -184,8 +204,14 @@ def local_kms_key() -> dict[str, str]:
 
 def _app_dependencies(params: dict[str, str]):
     """The app's composition root, pointed at the same stores as the stack (its settings come
-    from ENGRAM_* variables, read once)."""
-    os.environ.update({"ENGRAM_REDIS_URL": params["RedisUrl"], "ENGRAM_POSTGRES_DSN": params["PostgresDsn"],
+    from ENGRAM_* variables, read once). This process uses plain logins (the secrets are made by
+    the stack, after the migration that creates the runtime's login): the runtime's, and the
+    owner's for migrations and the data wipe."""
+    from psycopg.conninfo import make_conninfo
+
+    runtime = make_conninfo(params["PostgresDsn"], user=params["PostgresUser"], password=params["PostgresPassword"])
+    os.environ.update({"ENGRAM_REDIS_URL": params["RedisUrl"], "ENGRAM_POSTGRES_DSN": runtime,
+                       "ENGRAM_POSTGRES_OWNER_DSN": postgres_owner_dsn(),
                        "ENGRAM_NEO4J_URI": params["Neo4jUri"], "ENGRAM_NEO4J_USER": params["Neo4jUser"],
                        "ENGRAM_NEO4J_PASSWORD": params["Neo4jPassword"],
                        "ENGRAM_OPENSEARCH_URL": params["OpenSearchUrl"]})
@@ -335,6 +361,7 @@ def deploy() -> dict:
         "api": {"url": f"{ENDPOINT}/restapis/{outputs['ApiId']}/{STAGE}/_user_request_",
                 "key": local_api_key(parameters)},
         "archive_bucket": outputs["ArchiveBucketName"],
+        "export_bucket": outputs["ExportBucketName"],
         "data_key_arn": outputs.get("DataKeyArn"),
         "state_machines": by_type.get("AWS::StepFunctions::StateMachine", {}),
         "functions": by_type.get("AWS::Lambda::Function", {}),

@@ -7,7 +7,8 @@ import io
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from engram.domain.archive import object_key, shard_of
+from engram.domain.archive import object_key, shard_of, user_pseudonym
+from engram.domain.model import Scope
 
 from ._base import Contract, far_day
 
@@ -66,3 +67,23 @@ class ArchiveEraserContract(Contract):
 
     def test_deleting_what_is_not_there_succeeds(self, store):
         assert store.delete_all_versions(object_key("turns", far_day(), 0, 99)) is True
+
+    def test_rows_under_the_users_pseudonym_are_theirs(self, deps, store, alice, bob):
+        def named(scope):  # as a sealed archive names its owner
+            return Scope(scope.tenant, user_pseudonym(deps.keys.data_key(scope), scope.tenant, scope.user_id))
+
+        day, shard = far_day(), self.shard(deps, alice)
+        only, shared, legacy = (object_key(kind, day, shard, 0) for kind in ("turns", "events", "tasks"))
+        deps.archive.put_locked(only, owners_parquet(named(alice), named(alice)), content_type=PARQUET)
+        deps.archive.put_locked(shared, owners_parquet(named(alice), named(bob)), content_type=PARQUET)
+        deps.archive.put_locked(legacy, owners_parquet(alice, named(alice)), content_type=PARQUET)
+        found = {o["key"]: o["only_user"] for o in store.objects_of(alice, shard)
+                 if f"/year={day.year:04d}/" in o["key"]}
+        assert found == {only: True, shared: False, legacy: True}
+        deps.keys.shred(alice)  # once the key is gone, nothing links those rows to her
+        assert [o for o in store.objects_of(alice, shard) if f"/year={day.year:04d}/" in o["key"]] == [
+            {"key": legacy, "only_user": False}]
+
+    def test_asking_for_a_user_without_a_key_makes_none(self, deps, store, alice):
+        store.objects_of(alice, self.shard(deps, alice))
+        assert not deps.keys.has_key(alice)

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from engram.domain.archive import shard_of
+from engram.domain.archive import Held, shard_of, task_row_key, turn_row_key
 from engram.domain.tasks import TaskStatus
 
 from ._base import Contract, at, far_day, turn
@@ -108,3 +108,51 @@ class ArchiveSourceContract(Contract):
         store.unmark(day)
         assert store.verified(day) is None and store.verified_days([day]) == set()
         store.unmark(day)
+
+    # -- retention by identity -----------------------------------------------------------------
+
+    def every_row(self, store, day) -> dict[str, list[dict]]:
+        """All of the day's rows (this test's, and any other's that chose the same day)."""
+        return {"turns": [r for s in range(SHARDS) for r in store.turns(day, s, SHARDS)],
+                "tasks": [r for s in range(SHARDS) for r in store.task_changes(day, s, SHARDS)]}
+
+    def hold(self, store, day, rows: dict[str, list[dict]], obj=("archive/turns/part-0.parquet", "a" * 64)) -> None:
+        for kind, key_of in (("turns", turn_row_key), ("tasks", task_row_key)):
+            store.record_held(day, kind, [Held(r["tenant"], r["user_id"], key_of(r), *obj) for r in rows[kind]])
+
+    def test_held_row_keys_are_those_of_the_object_versions_asked_for(self, store, day, alice):
+        one, other = ("archive/turns/part-0.parquet", "a" * 64), ("archive/turns/part-1.parquet", "b" * 64)
+        assert store.record_held(day, "turns", [Held(alice.tenant, alice.user_id, "k1", *one),
+                                                Held(alice.tenant, alice.user_id, "k2", *other)]) == 2
+        assert store.record_held(day, "turns", [Held(alice.tenant, alice.user_id, "k1", *one)]) == 0
+        assert store.held_row_keys(day, "turns", [one]) == {"k1"}
+        assert store.held_row_keys(day, "turns", [one, other]) == {"k1", "k2"}
+        # Another version of the same key (a new write on top of a locked one) holds nothing.
+        assert store.held_row_keys(day, "turns", [(one[0], "c" * 64)]) == set()
+        assert store.held_row_keys(day, "tasks", [one]) == set()
+        assert store.held_row_keys(day + timedelta(days=1), "turns", [one]) == set()
+        assert store.record_held(day, "turns", []) == 0
+
+    def test_a_day_whose_rows_are_all_held_is_dropped_and_its_records_forgotten(self, deps, store, day, alice):
+        self.write(deps, alice, day)
+        obj = ("archive/turns/part-0.parquet", "a" * 64)
+        self.hold(store, day, self.every_row(store, day), obj)
+        out = store.drop_day_if_held(day, [obj])
+        assert out == {"dropped": {"turn_log": 1, "task_events": 1}, "unheld": []}
+        assert deps.turns.turns(alice) == [] and day not in store.days_with_data(day + timedelta(days=1))
+        assert store.held_row_keys(day, "turns", [obj]) == set() == store.held_row_keys(day, "tasks", [obj])
+
+    def test_a_row_no_object_holds_keeps_the_day_whole(self, deps, store, day, alice, bob):
+        self.write(deps, alice, day)
+        obj = ("archive/turns/part-0.parquet", "a" * 64)
+        self.hold(store, day, self.every_row(store, day), obj)
+        deps.turns.append(bob, "s1", "phone", [turn("late", at(day, 23))])
+        out = store.drop_day_if_held(day, [obj])
+        assert out["dropped"] == {}
+        assert [(r.kind, r.tenant, r.user_id, r.row_key) for r in out["unheld"]] == [
+            ("turns", bob.tenant, bob.user_id, turn_row_key({"tenant": bob.tenant, "user_id": bob.user_id,
+                                                              "message_id": "late", "client_ts": at(day, 23)}))]
+        assert len(deps.turns.turns(alice)) == 2 and len(deps.turns.turns(bob)) == 1
+        # Held by an object that is not in the verified manifest counts for nothing either.
+        assert store.drop_day_if_held(day, [("archive/turns/part-9.parquet", "a" * 64)])["dropped"] == {}
+        assert len(deps.turns.turns(alice)) == 2

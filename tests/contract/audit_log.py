@@ -40,3 +40,26 @@ class AuditLogContract(Contract):
     def test_entries_are_per_owner(self, store, alice, request, who):
         store.append(alice, [AuditEntry("api", "create", "graph")])
         assert store.entries(request.getfixturevalue(who)) == []
+
+    def test_redact_takes_the_keys_out_of_one_stores_entries_and_says_so(self, store, alice, bob):
+        created = AuditEntry("ingest", "create", "graph", "e-1", "rule", 0.7, None,
+                             {"predicate": "has_preference", "object": "tea", "message_ids": ["m1"]})
+        corrected = AuditEntry("human", "correct", "graph", "e-1", "human", 1.0, {"object": "tea", "confidence": 0.7},
+                               {"object": "green tea", "confidence": 1.0})
+        feedback = AuditEntry("user", "feedback", "graph", "e-1", "user", None, {"weight": 1.0}, {"weight": 0.8})
+        elsewhere = AuditEntry("ingest", "create", "episodes", "ev-1", "rule", 0.5, None, {"object": "other"})
+        store.append(alice, [created, corrected, feedback, elsewhere])
+        store.append(bob, [created])
+        before = store.entries(alice)
+        assert store.redact(alice, "graph", ("object",)) == 2
+        rows = store.entries(alice)
+        assert (rows[0]["before"], rows[0]["after"]) == (
+            None, {"predicate": "has_preference", "message_ids": ["m1"], "redacted": True})
+        assert (rows[1]["before"], rows[1]["after"]) == ({"confidence": 0.7, "redacted": True},
+                                                         {"confidence": 1.0, "redacted": True})
+        assert rows[2:] == before[2:]  # nothing to take, or another store's
+        assert [{k: v for k, v in r.items() if k not in ("before", "after")} for r in rows] == [
+            {k: v for k, v in r.items() if k not in ("before", "after")} for r in before]
+        assert store.redact(alice, "graph", ("object",)) == 0
+        assert store.entries(alice) == rows
+        assert store.entries(bob)[0]["after"]["object"] == "tea"

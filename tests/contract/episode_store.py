@@ -4,6 +4,7 @@ nightly jobs' cross-user reads and writes."""
 from __future__ import annotations
 
 import math
+import threading
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -303,3 +304,44 @@ class EpisodeStoreContract(Contract):
         assert [store.get(o, "ev-same")["weight"] for o in lookalikes] == [1.0, 0.5, 1.0, 1.0]
         assert store.delete_user(lookalikes[0]) == 2 and store.delete_ids([(lookalikes[2], "ev-same")]) == 1
         assert [store.count(o, tier="all") for o in lookalikes] == [0, 2, 1, 2]
+
+    # -- redaction (child mode) -------------------------------------------------------------
+
+    def test_redact_content_blanks_every_tier_and_drops_the_vectors(self, store, alice, bob):
+        blanks = {"summary": "", "text": "", "context": "", "keywords": [], "sensitive": False}
+        hot = doc(text="I love dinosaurs", summary="I love dinosaurs", context="Hi Lily", keywords=["dinosaurs"],
+                  sensitive=True, vector=vec(a=1))
+        evicted = doc(text="my secret den", vector=vec(b=1), evicted=True)
+        archived = doc(summary="thanks!", archived=True)
+        theirs = doc(hot["event_id"], text="I love dinosaurs", vector=vec(a=1))
+        store.put(alice, [hot, evicted, archived])
+        store.put(bob, [theirs])
+        assert store.redact_content(alice, blanks) == 3
+        for d in (hot, evicted, archived):
+            assert store.get(alice, d["event_id"]) == {**{k: v for k, v in d.items() if k != "vector"}, **blanks,
+                                                       "tenant": alice.tenant, "user_id": alice.user_id}
+        assert store.nearest_of_type(alice, [(vec(a=1), "preference")], 5) == [[]]
+        assert store.hybrid(alice, vec(a=1), "dinosaurs secret", 5) == ([], [])
+        assert store.redact_content(alice, blanks) == 0
+        assert store.get(bob, theirs["event_id"]) == {**theirs, "tenant": bob.tenant, "user_id": bob.user_id}
+
+    def test_concurrent_updates_of_one_event_all_apply_and_none_fails(self, store, alice):
+        # Writers of one user repeating a sentence merge into the same event at once.
+        d = doc()
+        store.put(alice, [d])
+        errors: list[str] = []
+
+        def bump(i: int) -> None:
+            try:
+                for j in range(5):
+                    store.update(alice, d["event_id"], {"merged_count": i * 10 + j})
+            except Exception as exc:  # noqa: BLE001 - collected for the assertion
+                errors.append(repr(exc)[:200])
+
+        threads = [threading.Thread(target=bump, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        assert store.get(alice, d["event_id"])["merged_count"] % 10 == 4

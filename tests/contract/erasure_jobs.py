@@ -7,18 +7,19 @@ from datetime import date, timedelta
 
 import pytest
 
-from engram.domain.keys import erasure_user_ref
+from engram.domain.archive import Held
+from engram.domain.keys import encode_parts, erasure_user_ref
 from engram.domain.model import Scope
 from engram.domain.records import AuditEntry
 from engram.domain.tasks import TaskStatus
-from engram.errors import NotFound
+from engram.errors import Conflict, NotFound
 
 from ._base import Contract, at, new_tenant, turn
 
 JOB_COLUMNS = {"job_id", "tenant", "user_ref", "status", "steps", "residue", "error", "execution_arn", "runs",
                "created_at", "updated_at", "finished_at"}
 TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns",
-          "idempotency_records")
+          "idempotency_records", "write_leases", "archive_rows")
 
 
 def seed(deps, scope, n: int = 1) -> None:
@@ -34,6 +35,10 @@ def seed(deps, scope, n: int = 1) -> None:
     for i in range(n):
         deps.idempotency.claim(scope, f"k{i}", "sha")
         deps.idempotency.complete(scope, f"k{i}", 200, {"sealed": "eg1:..."})
+        deps.fence.begin(scope, 60)  # a writer that died holding its lease
+    deps.archive_source.record_held(when.date(), "turns", [
+        Held(scope.tenant, scope.user_id, encode_parts(scope.tenant, scope.user_id, f"m{i}"),
+             "archive/turns/part-0.parquet", "0" * 64) for i in range(n)])
     deps.keys.seal(scope, "sealed")
 
 
@@ -111,12 +116,21 @@ class ErasureJobsContract(Contract):
         seed(deps, bob, 1)
         assert store.count_rows(alice) == {**dict.fromkeys(TABLES, 2), "user_keys": 1}
         bob_before = store.count_rows(bob)
+        store.mark_erasing(alice)
         assert store.delete_rows(alice) == dict.fromkeys(TABLES, 2)
         assert store.count_rows(alice) == {**dict.fromkeys(TABLES, 0), "user_keys": 1}  # shredding is apart
         assert store.count_rows(bob) == bob_before == {**dict.fromkeys(TABLES, 1), "user_keys": 1}
         assert deps.turns.turns(alice) == [] and deps.audit.entries(alice) == []
         assert deps.users.state(alice).known  # the users row stays until the saga's last step
         assert store.delete_rows(alice) == dict.fromkeys(TABLES, 0)
+
+    def test_delete_rows_refuses_a_user_not_being_erased_and_deletes_nothing(self, deps, store, alice):
+        # The audit trail is append-only: only an erasure in progress (the mark) may take it.
+        seed(deps, alice, 1)
+        before = store.count_rows(alice)
+        with pytest.raises(Conflict):
+            store.delete_rows(alice)
+        assert store.count_rows(alice) == before and len(deps.audit.entries(alice)) == 1
 
     def test_count_rows_of_an_unknown_user_is_all_zero(self, store):
         assert store.count_rows(Scope(new_tenant(), "nobody")) == {**dict.fromkeys(TABLES, 0), "user_keys": 0}

@@ -4,11 +4,13 @@ contract holds the real pair and the fake pair to the same behaviour."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from engram.adapters.key_store import EnvelopeKeyStore
 from engram.domain import crypto
-from engram.errors import DecryptionFailed, KeyDestroyed
+from engram.errors import Conflict, DecryptionFailed, KeyDestroyed
 
 from ._base import Contract
 
@@ -93,3 +95,35 @@ class KeyStoreContract(Contract):
                     with pytest.raises((KeyDestroyed, DecryptionFailed)):
                         store.open(owner, token, "turn")
         assert store.shred(lookalikes[0]) and all(store.has_key(o) for o in lookalikes[1:])
+
+    def test_a_shred_in_another_process_is_seen_here_within_the_recheck_time(self, parts, alice):
+        here = EnvelopeKeyStore(*parts, ttl_s=300, max_cached=16, recheck_s=0.2)
+        elsewhere = EnvelopeKeyStore(*parts, ttl_s=300, max_cached=16, recheck_s=0.2)
+        token = here.seal(alice, "I am allergic to penicillin")
+        assert elsewhere.open(alice, token) == "I am allergic to penicillin"  # now cached there too
+        here.shred(alice)
+        time.sleep(0.3)
+        with pytest.raises(KeyDestroyed):
+            elsewhere.open(alice, token)
+        fresh = elsewhere.seal(alice, "new")  # sealed under a new key, never the destroyed one
+        assert crypto.key_id_of(crypto.from_text(fresh)) != crypto.key_id_of(crypto.from_text(token))
+        assert here.open(alice, fresh) == "new"
+
+    def test_no_data_key_is_made_for_a_user_marked_for_erasure(self, store, deps, alice, bob):
+        deps.erasure_jobs.mark_erasing(alice)
+        with pytest.raises(Conflict):
+            store.seal(alice, "late")
+        assert not store.has_key(alice)
+        assert store.open(bob, store.seal(bob, "fine")) == "fine"
+
+    def test_a_read_never_makes_a_key(self, store, alice):
+        assert store.existing_key(alice) is None
+        assert store.blind_terms(alice, ["peanut"], create=False) == []
+        assert not store.has_key(alice)
+        made = store.blind_terms(alice, ["peanut"])
+        assert store.existing_key(alice) is not None and store.blind_terms(alice, ["peanut"], create=False) == made
+
+    def test_digests_and_blind_terms_are_per_user(self, store, alice, stranger):
+        assert store.digest(alice, "I have diabetes") == store.digest(alice, "I have diabetes")
+        assert store.digest(alice, "I have diabetes") != store.digest(stranger, "I have diabetes")
+        assert store.blind_terms(alice, ["asthma"]) != store.blind_terms(stranger, ["asthma"])

@@ -154,3 +154,22 @@ class SessionStoreContract(Contract):
         assert store.delete_user(refs[0].scope) == 5 and store.delete_user(refs[2].scope) == 5
         assert [store.count_user(r.scope) for r in refs] == [0, 5, 0, 5, 5, 5]
         assert store.get(refs[1]).fields == {"owner": 1} and store.get(refs[3]).fields == {"owner": 3}
+
+    def test_redact_turns_empties_every_sessions_turns_and_keeps_the_rest(self, store, ref, alice, bob):
+        laptop, theirs = SessionRef(alice, "laptop", "s2"), SessionRef(bob, "phone", "s1")
+        store.append_turns(ref, turns(1, 2))
+        store.set_fields(ref, {"topic": "dinosaurs"})
+        store.append_turns(laptop, turns(3))
+        store.append_turns(theirs, turns(1))
+        ttl = store.get(ref).ttl_s
+        assert store.redact_turns(alice) == 3
+        ctx = store.get(ref)
+        assert ctx.turns == [{"message_id": f"m{i}", "role": "user", "content": "",
+                              "client_ts": f"2026-05-01T10:0{i}:00Z"} for i in (1, 2)]
+        assert (ctx.fields, ctx.version) == ({"topic": "dinosaurs"}, 1) and 0 < ctx.ttl_s <= ttl
+        assert [t["content"] for t in store.get(laptop).turns] == [""]
+        assert store.redact_turns(alice) == 0
+        assert [t["content"] for t in store.get(theirs).turns] == ["turn 1"]
+
+    def test_redact_turns_of_a_user_without_sessions_changes_nothing(self, store, alice):
+        assert store.redact_turns(alice) == 0 and store.count_user(alice) == 0

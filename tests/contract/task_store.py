@@ -103,3 +103,16 @@ class TaskStoreContract(Contract):
         store.record(lookalikes[0], "t:1", S.IN_PROGRESS, {}, later(1))
         assert [len(store.history(o)) for o in lookalikes] == [2, 1, 1, 1]
         assert [store.latest(o)[0].status for o in lookalikes] == ["IN_PROGRESS", "CREATED", "CREATED", "CREATED"]
+
+    def test_redact_metadata_keeps_only_the_named_keys(self, store, alice, bob):
+        store.record(alice, "t1", S.CREATED, {"title": "Feed the cat", "message_ids": ["m1"], "notes": {"x": 1}}, T0)
+        store.record(alice, "t1", S.IN_PROGRESS, {"progress": "half way"}, later(1))
+        store.record(alice, "t2", S.CREATED, {}, later(2))
+        store.record(bob, "t1", S.CREATED, {"title": "Bob's own"}, T0)
+        assert store.redact_metadata(alice, ("message_ids",), ("title",)) == 2
+        assert [(t.task_id, t.status, t.metadata, t.ts) for t in store.history(alice)] == [
+            ("t1", "CREATED", {"title": "", "message_ids": ["m1"]}, T0), ("t1", "IN_PROGRESS", {}, later(1)),
+            ("t2", "CREATED", {}, later(2))]
+        assert store.redact_metadata(alice, ("message_ids",), ("title",)) == 0
+        assert store.record(alice, "t1", S.COMPLETED, {}, later(3)).duration_ms == 2000  # the lifecycle goes on
+        assert [t.metadata for t in store.history(bob)] == [{"title": "Bob's own"}]

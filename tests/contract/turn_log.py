@@ -60,3 +60,17 @@ class TurnLogContract(Contract):
         store.append(bob, "s1", "phone", [turn("m1", T0)])
         assert store.delete_user(alice) == 2
         assert store.turns(alice) == [] and len(store.turns(bob)) == 1
+
+    def test_redact_content_drops_every_turns_content_and_keeps_the_rows(self, store, alice, bob):
+        store.append(alice, "s1", "phone", [turn("m1", T0, "I am nine"),
+                                            turn("m2", T0 + timedelta(seconds=1), "eg1:opaque", Role.ASSISTANT)])
+        store.append(alice, "s2", "tablet", [turn("m3", T0 + timedelta(days=3), "gone too")])
+        store.append(bob, "s1", "phone", [turn("m1", T0, "mine")])
+        before = store.turns(alice)
+        assert store.redact_content(alice) == 3
+        after = store.turns(alice)
+        assert [r["content"] for r in after] == [None, None, None]
+        assert [{k: v for k, v in r.items() if k != "content"} for r in after] == [
+            {k: v for k, v in r.items() if k != "content"} for r in before]
+        assert store.redact_content(alice) == 0
+        assert [r["content"] for r in store.turns(bob)] == ["mine"]

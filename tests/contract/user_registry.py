@@ -1,6 +1,10 @@
-"""UserRegistry: consent versions, child mode, devices."""
+"""UserRegistry: consent versions, child mode, devices, and the erasures in progress that the
+background jobs must leave alone."""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import pytest
 
@@ -70,3 +74,41 @@ class UserRegistryContract(Contract):
         store.link_device(alice, "d1", "phone")
         assert store.state(other) == UserState()
         assert store.devices(other) == [] and store.consent_history(other) == []
+
+
+class ErasingUsersContract(Contract):
+    """``deps.erasure_jobs.mark_erasing`` is what marks a user; the registry says who is marked and
+    fences jobs against a mark."""
+
+    def test_erasing_users_are_the_marked_ones_per_tenant(self, deps, store, alice, bob, stranger):
+        store.ensure(bob)
+        deps.erasure_jobs.mark_erasing(alice)
+        deps.erasure_jobs.mark_erasing(stranger)
+        assert store.erasing_users(alice.tenant) == {alice}
+        assert {alice, stranger} <= store.erasing_users() and bob not in store.erasing_users()
+        assert store.is_erasing(alice) and not store.is_erasing(bob)
+
+    def test_the_fence_names_the_erasing_among_its_users(self, deps, store, alice, bob, stranger):
+        deps.erasure_jobs.mark_erasing(alice)
+        with store.erasure_fence([alice, bob]) as erasing:
+            assert erasing == {alice}
+        with store.erasure_fence([]) as erasing:
+            assert erasing == set()
+        assert not store.is_erasing(stranger)
+
+    def test_a_mark_waits_for_the_fence_of_that_user(self, deps, store, alice, bob):
+        marked = threading.Event()
+        mark = threading.Thread(target=lambda: (deps.erasure_jobs.mark_erasing(alice), marked.set()), daemon=True)
+        with store.erasure_fence([alice, bob]) as erasing:
+            assert erasing == set()
+            mark.start()
+            assert not marked.wait(0.5), "a job's writes under the fence come before the mark"
+            assert not store.is_erasing(alice)
+        mark.join(10)
+        assert marked.is_set() and store.is_erasing(alice)
+
+    def test_a_mark_of_someone_else_does_not_wait(self, deps, store, alice, bob):
+        with store.erasure_fence([alice]):
+            started = time.monotonic()
+            deps.erasure_jobs.mark_erasing(bob)
+            assert time.monotonic() - started < 2 and store.is_erasing(bob)

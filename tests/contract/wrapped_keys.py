@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from engram.errors import Conflict
+
 from ._base import Contract
 
 
@@ -29,3 +31,10 @@ class WrappedKeysContract(Contract):
         other = request.getfixturevalue(who)
         store.insert(alice, os.urandom(8), os.urandom(64), "alias/k")
         assert store.load(other) is None and store.delete(other) is False and store.load(alice) is not None
+
+    def test_no_key_is_stored_for_a_user_marked_for_erasure(self, store, deps, alice, bob):
+        deps.erasure_jobs.mark_erasing(alice)
+        with pytest.raises(Conflict) as refused:
+            store.insert(alice, os.urandom(8), os.urandom(64), "alias/k")
+        assert refused.value.field == "user_id" and store.load(alice) is None
+        assert store.insert(bob, os.urandom(8), os.urandom(64), "alias/k") is True

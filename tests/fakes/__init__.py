@@ -12,11 +12,14 @@ from dataclasses import fields
 
 from engram.bootstrap import Dependencies
 from engram.config import Settings
+from engram.service.archive_rows import archive_owner_ids
 
 from .archive import InMemoryArchiveEraser, InMemoryArchiveSource, InMemoryArchiveStore
 from .episodes import InMemoryEpisodeStore
 from .erasure import InMemoryErasureJobs
-from .gateways import HashingEmbedder, RecordingAlerts, RecordingWorkflows
+from .exports import InMemoryExportStore
+from .fence import InMemoryWriteFence
+from .gateways import HashingEmbedder, RecordingAlerts, RecordingLlm, RecordingWorkflows
 from .graph import InMemoryProfileGraph
 from .keys import FakeKms, InMemoryWrappedKeys, fake_keys
 from .relational import (
@@ -53,17 +56,26 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "tasks": InMemoryTaskStore, "graph": InMemoryProfileGraph, "turns": InMemoryTurnLog,
         "audit": InMemoryAuditLog, "idempotency": InMemoryIdempotencyStore, "users": InMemoryUserRegistry,
         "tenants": InMemoryTenantDirectory, "archive": lambda: InMemoryArchiveStore(settings),
+        "exports": lambda: InMemoryExportStore(settings),
         "patterns": InMemoryPatternStore, "embedder": HashingEmbedder, "workflows": RecordingWorkflows,
         "alerts": RecordingAlerts,
     }
     parts = {name: overrides[name] if name in overrides else make() for name, make in base.items()}
+    # The fence reads the registry's erasing flag; the stores below read the parts above.
+    parts["fence"] = overrides["fence"] if "fence" in overrides else InMemoryWriteFence(parts["users"])
+    wrapped.erasing = lambda scope: parts["users"].state(scope).erasing
+    parts["archive_source"] = (overrides["archive_source"] if "archive_source" in overrides
+                               else InMemoryArchiveSource(parts["turns"], parts["tasks"]))
     derived = {
         "keys": lambda: fake_keys(settings, wrapped, kms),
         "erasure_jobs": lambda: InMemoryErasureJobs(turns=parts["turns"], tasks=parts["tasks"], audit=parts["audit"],
                                                     users=parts["users"], patterns=parts["patterns"],
-                                                    idempotency=parts["idempotency"], wrapped_keys=wrapped),
-        "archive_source": lambda: InMemoryArchiveSource(parts["turns"], parts["tasks"]),
-        "archive_eraser": lambda: InMemoryArchiveEraser(parts["archive"]),
+                                                    idempotency=parts["idempotency"], fence=parts["fence"],
+                                                    archive_rows=parts["archive_source"],
+                                                    wrapped_keys=wrapped),
+        # The key store is looked up when the saga asks: the final one, as in bootstrap.build.
+        "archive_eraser": lambda: InMemoryArchiveEraser(parts["archive"],
+                                                        lambda scope: archive_owner_ids(parts["keys"], scope)),
         "probes": lambda: dict.fromkeys(PROBED, _no_op),
     }
     parts |= {name: overrides[name] if name in overrides else make() for name, make in derived.items()}
@@ -72,8 +84,9 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
 
 __all__ = [
     "FakeKms", "HashingEmbedder", "InMemoryArchiveEraser", "InMemoryArchiveSource", "InMemoryArchiveStore",
-    "InMemoryAuditLog", "InMemoryEpisodeStore", "InMemoryErasureJobs", "InMemoryIdempotencyStore",
+    "InMemoryAuditLog", "InMemoryEpisodeStore", "InMemoryErasureJobs", "InMemoryExportStore",
+    "InMemoryIdempotencyStore",
     "InMemoryPatternStore", "InMemoryProfileGraph", "InMemorySessionStore", "InMemoryTaskStore",
-    "InMemoryTenantDirectory", "InMemoryTurnLog", "InMemoryUserRegistry", "InMemoryWrappedKeys",
-    "RecordingAlerts", "RecordingWorkflows", "fake_deps", "fake_keys",
+    "InMemoryTenantDirectory", "InMemoryTurnLog", "InMemoryUserRegistry", "InMemoryWrappedKeys", "InMemoryWriteFence",
+    "RecordingAlerts", "RecordingLlm", "RecordingWorkflows", "fake_deps", "fake_keys",
 ]

@@ -15,7 +15,18 @@ import pyarrow.parquet as pq
 from engram.adapters.archive_store import _matching
 from engram.adapters.parquet import PARTITIONS, SCHEMAS, read_parquet
 from engram.config import Settings
-from engram.domain.archive import ROOT, day_bounds, part_number, partition_dir, sha256_hex, shard_of
+from engram.domain.archive import (
+    ROOT,
+    Held,
+    LiveRow,
+    day_bounds,
+    part_number,
+    partition_dir,
+    sha256_hex,
+    shard_of,
+    task_row_key,
+    turn_row_key,
+)
 from engram.domain.model import Scope
 
 from ._common import as_json, clone, utcnow
@@ -103,9 +114,13 @@ class InMemoryArchiveSource:
     """A day's rows per shard from the fake turn log and task store, day counts, the one-day
     chunks that exist, and the ledger of verified days."""
 
+    table = "archive_rows"
+
     def __init__(self, turns, tasks) -> None:
         self._turns, self._tasks = turns, tasks
         self.ledger: dict[date, dict] = {}
+        # archive_rows: (day, kind, row_key, object key, object sha256) -> (tenant, user_id)
+        self.held: dict[tuple[date, str, str, str, str], tuple[str, str]] = {}
 
     @staticmethod
     def _of_day(rows: list[dict], column: str, day: date) -> list[dict]:
@@ -147,14 +162,51 @@ class InMemoryArchiveSource:
     def verified_days(self, days: list[date]) -> set[date]:
         return {d for d in days if d in self.ledger}
 
+    # -- retention by identity ----------------------------------------------------------------
+
+    def record_held(self, day: date, kind: str, held: list[Held]) -> int:
+        new = {(day, kind, h.row_key, h.key, h.sha256): (h.tenant, h.user_id) for h in held}
+        fresh = {k: v for k, v in new.items() if k not in self.held}
+        self.held.update(fresh)
+        return len(fresh)
+
+    def held_row_keys(self, day: date, kind: str, objects: list[tuple[str, str]]) -> set[str]:
+        wanted = set(objects)
+        return {row_key for d, k, row_key, key, sha in self.held if (d, k) == (day, kind) and (key, sha) in wanted}
+
+    def _live(self, day: date) -> list[LiveRow]:
+        return ([LiveRow("turns", r["tenant"], r["user_id"], turn_row_key(r))
+                 for r in self._of_day(self._turns.rows, "client_ts", day)]
+                + [LiveRow("tasks", r["tenant"], r["user_id"], task_row_key(r))
+                   for r in self._of_day(self._tasks.rows, "ts", day)])
+
+    def drop_day_if_held(self, day: date, objects: list[tuple[str, str]]) -> dict:
+        held = {kind: self.held_row_keys(day, kind, objects) for kind in ("turns", "tasks")}
+        unheld = [row for row in self._live(day) if row.row_key not in held[row.kind]]
+        if unheld:
+            return {"dropped": {}, "unheld": unheld}
+        self.held = {k: v for k, v in self.held.items() if not (k[0] == day and k[1] in ("turns", "tasks"))}
+        return {"dropped": self.drop_day(day), "unheld": []}
+
+    # -- what the erasure store touches ------------------------------------------------------
+
+    def user_rows(self, scope: Scope) -> dict[str, int]:
+        return {self.table: sum(1 for owner in self.held.values() if owner == (scope.tenant, scope.user_id))}
+
+    def erase_user_rows(self, scope: Scope) -> dict[str, int]:
+        counts = self.user_rows(scope)
+        self.held = {k: v for k, v in self.held.items() if v != (scope.tenant, scope.user_id)}
+        return counts
+
 
 class InMemoryArchiveEraser:
-    """Objects holding a user's rows (owners from their ``tenant``/``user_id`` columns); deleting
-    one is refused while its key is in ``locked`` (the store's retention set; discard a key to let
-    its retention lapse)."""
+    """Objects holding a user's rows (owners from their ``tenant``/``user_id`` columns, matched
+    against ``owner_ids`` as the adapter does); deleting one is refused while its key is in
+    ``locked`` (the store's retention set; discard a key to let its retention lapse)."""
 
-    def __init__(self, store: InMemoryArchiveStore) -> None:
+    def __init__(self, store: InMemoryArchiveStore, owner_ids) -> None:
         self.store = store
+        self._owner_ids = owner_ids
 
     @property
     def locked(self) -> set[str]:
@@ -168,12 +220,12 @@ class InMemoryArchiveEraser:
         return set(zip(table.column("tenant").to_pylist(), table.column("user_id").to_pylist(), strict=True))
 
     def objects_of(self, scope: Scope, shard: int | None) -> list[dict]:
-        found = []
+        found, mine = [], {(scope.tenant, v) for v in self._owner_ids(scope)}
         for key in sorted(self.store.objects):
             if key.startswith(ROOT + "/") and key.endswith(".parquet") and (shard is None or f"/shard={shard}/" in key):
                 owners = self._owners(key)
-                if (scope.tenant, scope.user_id) in owners:
-                    found.append({"key": key, "only_user": len(owners) == 1})
+                if owners & mine:
+                    found.append({"key": key, "only_user": owners <= mine})
         return found
 
     def delete_all_versions(self, key: str) -> bool:

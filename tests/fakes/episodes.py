@@ -128,6 +128,15 @@ class InMemoryEpisodeStore:
     def delete_user(self, scope: Scope) -> int:
         return self._delete(scope, lambda d: False)
 
+    def redact_content(self, scope: Scope, blanks: dict) -> int:
+        changed = 0
+        for doc in self._of(scope, "all"):
+            had_vector = doc.pop("vector", None) is not None
+            if had_vector or any(doc.get(k) != v for k, v in blanks.items()):
+                doc.update(clone(blanks))
+                changed += 1
+        return changed
+
     def delete_matching(self, scope: Scope, *, type_: str | None = None, before: datetime | None = None) -> int:
         cutoff = parse_ts(format_timestamp(before)) if before is not None else None
 
@@ -155,7 +164,7 @@ class InMemoryEpisodeStore:
     def nearest_of_type(self, scope: Scope, queries: list[tuple[list[float], str]], k: int) -> list[list[dict]]:
         return [self._dense(scope, vector, k, type_) for vector, type_ in queries]
 
-    def _lexical(self, scope: Scope, text: str, size: int) -> list[dict]:
+    def _lexical(self, scope: Scope, text: str, size: int, blind: list[str] | None = None) -> list[dict]:
         docs = self._of(scope, "retrievable")
         query = terms(text)
         keyword_terms = set(text.lower().split())
@@ -174,14 +183,16 @@ class InMemoryEpisodeStore:
                     idf = math.log(1 + (len(docs) - df + 0.5) / (df + 0.5))
                     score += boost * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * len(fields[name]) / avg))
             score += sum(1.0 for kw in doc.get("keywords") or [] if kw in keyword_terms)
+            # A terms query scores a constant 1 whichever of its tokens match.
+            score += 1.0 if set(blind or ()) & set(doc.get("blind_terms") or ()) else 0.0
             if score > 0:
                 hits.append((score, doc))
         hits.sort(key=lambda item: -item[0])
         return [{**clone(d), "_score": score} for score, d in hits[:size]]
 
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None) -> tuple[list[dict], list[dict]]:
-        lexical = self._lexical(scope, text, lexical_size or size)
+               lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list[dict], list[dict]]:
+        lexical = self._lexical(scope, text, lexical_size or size, blind)
         dense = self._dense(scope, vector, size) if vector is not None else []
         return dense, lexical
 

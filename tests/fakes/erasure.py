@@ -8,17 +8,18 @@ import uuid
 from engram.adapters.erasure_store import KEY_TABLE, USER_TABLES
 from engram.domain.keys import erasure_user_ref
 from engram.domain.model import Scope
-from engram.errors import NotFound
+from engram.errors import Conflict, NotFound
 
 from ._common import as_json, clone, utcnow
 
 
 class InMemoryErasureJobs:
-    def __init__(self, *, turns, tasks, audit, users, patterns, idempotency, wrapped_keys) -> None:
+    def __init__(self, *, turns, tasks, audit, users, patterns, idempotency, fence, archive_rows,
+                 wrapped_keys) -> None:
         self.jobs: dict[str, dict] = {}
         self._users = users
         # Every holder of the user's rows, in USER_TABLES' order of their tables.
-        self._holders = (tasks, turns, audit, users, patterns, idempotency)
+        self._holders = (tasks, turns, audit, users, patterns, idempotency, fence, archive_rows)
         self._wrapped_keys = wrapped_keys
 
     # -- jobs -------------------------------------------------------------------------------
@@ -66,6 +67,10 @@ class InMemoryErasureJobs:
         return self._users.mark_erasing(scope)
 
     def delete_rows(self, scope: Scope) -> dict[str, int]:
+        # schema.sql's engram_erase_user_audit erases the audit rows of a user being erased only,
+        # and the whole transaction goes with it.
+        if not self._users.state(scope).erasing:
+            raise Conflict("the user is not being erased; their rows stay", field="user_id")
         deleted: dict[str, int] = {}
         for holder in self._holders:
             deleted.update(holder.erase_user_rows(scope))

@@ -1,13 +1,16 @@
-"""Gateway fakes: a deterministic embedder, recorded Step Functions calls, recorded alerts."""
+"""Gateway fakes: a deterministic embedder, recorded Step Functions calls, recorded alerts, a
+recording LLM extractor."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from engram.adapters.llm import parse_llm_output
+from engram.domain.model import Extraction, Turn
 from engram.errors import StoreUnavailable
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -89,3 +92,20 @@ class RecordingAlerts:
 
     def publish(self, source: str, detail_type: str, detail: dict) -> None:
         self.published.append({"source": source, "detail_type": detail_type, "detail": detail})
+
+
+class RecordingLlm:
+    """An LlmExtractor whose model always gives ``answer`` (read by the real, strict parser), and
+    which keeps the content of every turn it is sent. A turn containing one of ``forbidden``
+    fails the test where the call is made, in whichever step or runner that is."""
+
+    def __init__(self, answer: str = "[]", forbidden: Iterable[str] = ()) -> None:
+        self.answer, self.forbidden = answer, tuple(forbidden)
+        self.seen: list[str] = []
+
+    def extract(self, turn: Turn) -> list[Extraction]:
+        leaked = [text for text in self.forbidden if text in turn.content]
+        if leaked:
+            raise AssertionError(f"the LLM extractor was sent what it must not read: {leaked}")
+        self.seen.append(turn.content)
+        return parse_llm_output(self.answer, turn)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -13,7 +14,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from engram.adapters.key_store import EnvelopeKeyStore
 from engram.config import Settings
 from engram.domain.model import Scope
-from engram.errors import EngramError
+from engram.errors import Conflict, EngramError
 
 _MAGIC = b"fakekms1"
 
@@ -52,14 +53,17 @@ class FakeKms:
 class InMemoryWrappedKeys:
     table = "user_keys"
 
-    def __init__(self) -> None:
+    def __init__(self, erasing: Callable[[Scope], bool] = lambda _scope: False) -> None:
         self.rows: dict[Scope, dict] = {}
+        self.erasing = erasing  # fake_deps points it at the fake user registry
 
     def load(self, scope: Scope) -> tuple[bytes, bytes] | None:
         row = self.rows.get(scope)
         return (row["key_id"], row["wrapped"]) if row else None
 
     def insert(self, scope: Scope, key_id: bytes, wrapped: bytes, kms_key: str) -> bool:
+        if self.erasing(scope):
+            raise Conflict("this user is being erased; no data key is made for them", field="user_id")
         if scope in self.rows:
             return False
         self.rows[scope] = {"key_id": bytes(key_id), "wrapped": bytes(wrapped), "kms_key": kms_key}
@@ -77,4 +81,4 @@ def fake_keys(settings: Settings | None = None, wrapped: InMemoryWrappedKeys | N
     """The real envelope key store over in-memory wrapped keys and a fake KMS."""
     settings = settings or Settings()
     return EnvelopeKeyStore(wrapped or InMemoryWrappedKeys(), kms or FakeKms(), ttl_s=settings.key_cache_ttl_s,
-                            max_cached=settings.key_cache_max)
+                            max_cached=settings.key_cache_max, recheck_s=settings.key_recheck_s)

@@ -5,6 +5,10 @@ the adapter's SQL does (ordering, conflicts, defaults)."""
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from itertools import count
 
@@ -43,6 +47,12 @@ class InMemoryTurnLog(UserRows):
         rows.sort(key=lambda r: (r["client_ts"], r["message_id"]))
         return [{c: r[c] for c in _TURN_COLUMNS} for r in rows]
 
+    def redact_content(self, scope: Scope) -> int:
+        rows = [r for r in self._of(scope) if r["content"] is not None]
+        for row in rows:
+            row["content"] = None
+        return len(rows)
+
 
 class InMemoryAuditLog(UserRows):
     """Append-only: nothing but an erasure (``erase_user_rows``) removes a row."""
@@ -59,6 +69,16 @@ class InMemoryAuditLog(UserRows):
 
     def entries(self, scope: Scope) -> list[dict]:
         return [{k: clone(v) for k, v in r.items() if k not in ("tenant", "user_id")} for r in self._of(scope)]
+
+    def redact(self, scope: Scope, store: str, keys: tuple[str, ...]) -> int:
+        """As schema.sql's engram_redact_user_audit: top-level keys of either side, marked."""
+        changed = 0
+        for row in (r for r in self._of(scope) if r["store"] == store):
+            sides = [side for side in ("before", "after") if isinstance(row[side], dict) and set(keys) & set(row[side])]
+            for side in sides:
+                row[side] = {**{k: v for k, v in row[side].items() if k not in keys}, "redacted": True}
+            changed += bool(sides)
+        return changed
 
     def delete_user(self, scope: Scope) -> int:  # the append-only trigger refuses a plain delete
         raise PermissionError("audit_log is append-only (DELETE refused)")
@@ -119,6 +139,8 @@ class InMemoryUserRegistry:
         self.consent_events: list[dict] = []
         self.device_rows: dict[tuple[Scope, str], dict] = {}
         self._ids = count(1)
+        self._fence = threading.Condition()
+        self._fenced: Counter[Scope] = Counter()
 
     def state(self, scope: Scope) -> UserState:
         row = self.users.get(scope)
@@ -158,13 +180,39 @@ class InMemoryUserRegistry:
         return [{k: e[k] for k in ("long_term", "age", "version", "at")} for e in self.consent_events
                 if (e["tenant"], e["user_id"]) == (scope.tenant, scope.user_id)]
 
+    # -- erasures in progress ---------------------------------------------------------------
+
+    def erasing_users(self, tenant: str | None = None) -> set[Scope]:
+        return {s for s, row in self.users.items() if row["erasing"] and tenant in (None, s.tenant)}
+
+    def is_erasing(self, scope: Scope) -> bool:
+        return self.state(scope).erasing
+
+    @contextmanager
+    def erasure_fence(self, scopes: Iterable[Scope]) -> Iterator[set[Scope]]:
+        """As the adapter's row locks: ``mark_erasing`` of a fenced user waits for the block."""
+        wanted = set(scopes)
+        with self._fence:
+            for scope in wanted:
+                self.ensure(scope)
+            erasing = {s for s in wanted if self.users[s]["erasing"]}
+            self._fenced.update(wanted)
+        try:
+            yield erasing
+        finally:
+            with self._fence:
+                self._fenced.subtract(wanted)
+                self._fence.notify_all()
+
     # -- what the erasure store touches ------------------------------------------------------
 
     def mark_erasing(self, scope: Scope) -> bool:
-        known = scope in self.users
-        self.ensure(scope, erasing=True)
-        self.users[scope]["erasing"] = True
-        return known
+        with self._fence:
+            self._fence.wait_for(lambda: self._fenced[scope] <= 0)
+            known = scope in self.users
+            self.ensure(scope, erasing=True)
+            self.users[scope]["erasing"] = True
+            return known
 
     def drop(self, scope: Scope) -> None:
         self.users.pop(scope, None)

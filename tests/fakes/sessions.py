@@ -123,6 +123,15 @@ class InMemorySessionStore:
         current = {k: None for k in self.get(ref).fields}
         return self.set_fields(ref, {**current, **target["fields"]})
 
+    def redact_turns(self, scope: Scope) -> int:
+        changed = 0
+        for ref in self.sessions_of(scope):
+            session = self._live(ref)
+            for _, turn in (session.turns.values() if session else ()):
+                if turn.get("content"):
+                    turn["content"], changed = "", changed + 1
+        return changed
+
     def sessions_of(self, scope: Scope) -> list[SessionRef]:
         members = sorted(self._members(scope), key=lambda m: json.dumps(list(m)))
         return [SessionRef(scope, device_id, session_id) for device_id, session_id in members]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from engram.domain.consent import redacted_metadata
 from engram.domain.model import Scope
 from engram.domain.records import TaskRecord
 from engram.domain.tasks import OPEN, TaskStatus, check_transition
@@ -41,3 +42,11 @@ class InMemoryTaskStore(UserRows):
 
     def history(self, scope: Scope) -> list[TaskRecord]:
         return [_record(r) for r in sorted(self._of(scope), key=lambda r: r["ts"])]
+
+    def redact_metadata(self, scope: Scope, keep: tuple[str, ...], blank: tuple[str, ...]) -> int:
+        changed = 0
+        for row in self._of(scope):
+            redacted = redacted_metadata(row["metadata"], keep, blank)
+            if redacted != row["metadata"]:
+                row["metadata"], changed = redacted, changed + 1
+        return changed

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import uuid
 
+import httpx
 import pytest
 
 from engram.adapters.key_store import KmsKeyWrapper, PgWrappedKeys
@@ -23,6 +24,7 @@ from tests.contract.audit_log import AuditLogContract
 from tests.contract.embedder import EmbedderContract
 from tests.contract.episode_store import EpisodeStoreContract
 from tests.contract.erasure_jobs import ErasureJobsContract
+from tests.contract.export_store import ExportStoreContract
 from tests.contract.idempotency import IdempotencyContract
 from tests.contract.key_store import KeyStoreContract
 from tests.contract.key_wrapper import KeyWrapperContract
@@ -32,9 +34,10 @@ from tests.contract.session_store import SessionStoreContract
 from tests.contract.task_store import TaskStoreContract
 from tests.contract.tenant_directory import TenantDirectoryContract
 from tests.contract.turn_log import TurnLogContract
-from tests.contract.user_registry import UserRegistryContract
+from tests.contract.user_registry import ErasingUsersContract, UserRegistryContract
 from tests.contract.workflows import WorkflowGatewayContract
 from tests.contract.wrapped_keys import WrappedKeysContract
+from tests.contract.write_fence import WriteFenceContract
 
 pytestmark = pytest.mark.stack
 
@@ -86,6 +89,10 @@ class TestPostgresUserRegistry(UserRegistryContract):
     part = "users"
 
 
+class TestPostgresErasingUsers(ErasingUsersContract):
+    part = "users"
+
+
 class TestPostgresTenantDirectory(TenantDirectoryContract):
     part = "tenants"
 
@@ -122,6 +129,15 @@ class TestPostgresArchiveSource(ArchiveSourceContract):
 
 class TestS3ArchiveEraser(ArchiveEraserContract):
     part = "archive_eraser"
+
+
+class TestS3ExportStore(ExportStoreContract):
+    """On the export bucket tests/integration/conftest.py makes sure of (the deployed one, once
+    there is one); the URL is fetched as a client would, without credentials."""
+
+    def download(self, store, url):
+        response = httpx.get(url, timeout=30)
+        return response.content if response.status_code == 200 else None
 
 
 class TestPostgresPatternStore(PatternStoreContract):
@@ -169,3 +185,7 @@ class TestEventBridgeAlerts(AlertPublisherContract):
 
     def make_on_missing_bus(self, deps):
         return EventBridgeAlerts(deps.clients, f"engram-contract-missing-{uuid.uuid4().hex[:8]}")
+
+
+class TestPostgresWriteFence(WriteFenceContract):
+    pass

@@ -40,9 +40,10 @@ def test_audit_log_is_append_only(deps, scope):
     audit.append(scope, [AuditEntry("ingest", "create", "graph", "e1", "rule", 0.7, None, {"x": 1})])
     [entry] = audit.entries(scope)
     assert entry["actor"] == "ingest" and entry["after"] == {"x": 1}
-    with deps.clients.pg() as conn, pytest.raises(psycopg.errors.RaiseException):
+    # By privilege: the runtime's role holds INSERT and SELECT only (test_least_privilege.py).
+    with deps.clients.pg() as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("UPDATE audit_log SET actor = 'mallory' WHERE tenant = %s", (scope.tenant,))
-    with deps.clients.pg() as conn, pytest.raises(psycopg.errors.RaiseException):
+    with deps.clients.pg() as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("DELETE FROM audit_log WHERE tenant = %s", (scope.tenant,))
 
 

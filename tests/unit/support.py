@@ -4,6 +4,7 @@ that make one method of a fake store fail or run slow (the fakes themselves live
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -11,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 from engram.service import erasure
-from engram.service.ingestion import run_ingest
+from engram.service.ingestion import INGEST_CHAIN, run_ingest, run_ingest_step
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
@@ -37,6 +38,13 @@ def say(deps, scope: Scope, *texts: str, session: str = "s1", device: str = "pho
     prefix = prefix or f"{session}-{at:%Y%m%d%H%M}"
     messages = [message(t, f"{prefix}-{i}", at + timedelta(minutes=i)) for i, t in enumerate(texts)]
     return run_ingest(deps, scope, body(*messages, session=session, device=device))
+
+
+def through_lambdas(deps, value: dict) -> dict:
+    """The ingest chain one step per Lambda: each step's JSON output is the next one's input."""
+    for step in INGEST_CHAIN:
+        value = json.loads(json.dumps(run_ingest_step(deps, step.name, json.loads(json.dumps(value)))))
+    return value
 
 
 def start_erasure(deps, scope: Scope) -> dict:

@@ -15,6 +15,7 @@ from tests.contract.audit_log import AuditLogContract
 from tests.contract.embedder import EmbedderContract
 from tests.contract.episode_store import EpisodeStoreContract
 from tests.contract.erasure_jobs import ErasureJobsContract
+from tests.contract.export_store import ExportStoreContract
 from tests.contract.idempotency import IdempotencyContract
 from tests.contract.key_store import KeyStoreContract
 from tests.contract.key_wrapper import KeyWrapperContract
@@ -24,9 +25,10 @@ from tests.contract.session_store import SessionStoreContract
 from tests.contract.task_store import TaskStoreContract
 from tests.contract.tenant_directory import TenantDirectoryContract
 from tests.contract.turn_log import TurnLogContract
-from tests.contract.user_registry import UserRegistryContract
+from tests.contract.user_registry import ErasingUsersContract, UserRegistryContract
 from tests.contract.workflows import WorkflowGatewayContract
 from tests.contract.wrapped_keys import WrappedKeysContract
+from tests.contract.write_fence import WriteFenceContract
 from tests.fakes import FakeKms, InMemoryWrappedKeys, RecordingAlerts, RecordingWorkflows, fake_deps
 
 
@@ -70,13 +72,21 @@ class TestInMemoryUserRegistry(UserRegistryContract):
     part = "users"
 
 
+class TestInMemoryErasingUsers(ErasingUsersContract):
+    part = "users"
+
+
 class TestInMemoryTenantDirectory(TenantDirectoryContract):
     part = "tenants"
 
 
+def _registry_wrapped_keys(deps) -> InMemoryWrappedKeys:
+    return InMemoryWrappedKeys(erasing=lambda scope: deps.users.state(scope).erasing)
+
+
 class TestInMemoryKeyStore(KeyStoreContract):
     def make_wrapped(self, deps):
-        return InMemoryWrappedKeys()
+        return _registry_wrapped_keys(deps)
 
     def make_kms(self, deps):
         return FakeKms()
@@ -84,7 +94,7 @@ class TestInMemoryKeyStore(KeyStoreContract):
 
 class TestInMemoryWrappedKeys(WrappedKeysContract):
     def make(self, deps):
-        return InMemoryWrappedKeys()
+        return _registry_wrapped_keys(deps)
 
 
 class TestFakeKms(KeyWrapperContract):
@@ -106,6 +116,11 @@ class TestInMemoryArchiveSource(ArchiveSourceContract):
 
 class TestInMemoryArchiveEraser(ArchiveEraserContract):
     part = "archive_eraser"
+
+
+class TestInMemoryExportStore(ExportStoreContract):
+    def download(self, store, url):
+        return store.fetch(url)
 
 
 class TestInMemoryPatternStore(PatternStoreContract):
@@ -140,3 +155,7 @@ class TestRecordingAlerts(AlertPublisherContract):
 
     def make_on_missing_bus(self, deps):
         return RecordingAlerts()
+
+
+class TestInMemoryWriteFence(WriteFenceContract):
+    pass

@@ -59,8 +59,10 @@ def test_a_stored_result_holds_no_plaintext_and_an_erasure_takes_it(api, deps, a
     assert first.status_code == 200
     [record] = [r for (scope, _), r in deps.idempotency.keys.items() if scope == alice]
     assert "penicillin" not in json.dumps(record, default=str) and record["response"]["sealed"].startswith("eg1:")
+    deps.erasure_jobs.mark_erasing(alice)  # the saga's mark: rows are deleted only for a user being erased
     assert deps.erasure_jobs.delete_rows(alice)["idempotency_records"] == 1
     deps.keys.shred(alice)
+    deps.erasure_jobs.drop_user(alice)  # the saga's record step: writes are accepted again
     again = api.post(f"{USER}/messages", json=request, headers={"Idempotency-Key": "k1"})
     assert again.status_code == 200 and "Idempotent-Replayed" not in again.headers  # processed anew
 
@@ -102,12 +104,22 @@ def test_a_failed_attempt_releases_the_key_so_a_retry_runs(deps, alice):
 
 
 def test_a_refusal_is_a_result_and_is_replayed(api, deps, alice):
+    path = f"{USER}/tasks/t-1/events"
+    assert api.post(path, json={"status": "CREATED"}).status_code == 201
+    first = api.post(path, json={"status": "CREATED"}, headers={"Idempotency-Key": "k1"})
+    assert error_of(first) == (409, "status")  # CREATED -> CREATED is no transition
+    api.post(path, json={"status": "CANCELLED"})
+    again = api.post(path, json={"status": "CREATED"}, headers={"Idempotency-Key": "k1"})
+    assert error_of(again) == (409, "status") and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_a_user_under_erasure_leaves_no_idempotency_record(api, deps, alice):
     deps.erasure_jobs.mark_erasing(alice)
     request = body(message("I love jazz music.", "m1"))
-    first = api.post(f"{USER}/messages", json=request, headers={"Idempotency-Key": "k1"})
-    assert error_of(first) == (409, "user_id")
-    again = api.post(f"{USER}/messages", json=request, headers={"Idempotency-Key": "k1"})
-    assert error_of(again) == (409, "user_id") and again.headers["Idempotent-Replayed"] == "true"
+    for _ in range(2):
+        refused = api.post(f"{USER}/messages", json=request, headers={"Idempotency-Key": "k1"})
+        assert error_of(refused) == (409, "user_id") and "Idempotent-Replayed" not in refused.headers
+    assert deps.idempotency.user_rows(alice) == {"idempotency_records": 0}
 
 
 def test_an_overlong_idempotency_key_is_refused(api):

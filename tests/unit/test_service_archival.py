@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from engram.domain import crypto
-from engram.domain.archive import manifest_key, object_key, shard_of
-from engram.errors import ArchiveVerificationFailed, ValidationFailed
+from engram.domain.archive import manifest_key, object_key, shard_of, user_pseudonym
+from engram.errors import ArchiveVerificationFailed, KeyDestroyed, ValidationFailed
 from engram.service.archival import (
     archive_day,
     archive_shard,
@@ -157,10 +157,16 @@ def test_without_sealing_the_archive_is_plaintext(settings, alice):
     assert row == {"content": "I love jazz music.", "sealed": False}
 
 
-def test_after_the_shred_archived_content_is_unreadable(deps, day_of_talk):
+def test_after_the_shred_archived_rows_are_unreadable_and_no_longer_the_users(deps, day_of_talk):
     archive_day(deps, DAY)
+    pseudonym = user_pseudonym(deps.keys.data_key(day_of_talk), "t1", "alice")
     deps.keys.shred(day_of_talk)
-    assert {t["content"] for t in archived_turns(deps, day_of_talk, days=[DAY])} == {None}
+    # Nothing left names alice: her rows carry a pseudonym only her (destroyed) key computes.
+    assert archived_turns(deps, day_of_talk, days=[DAY]) == []
+    raw = deps.archive.read("turns", [DAY], where={"user_id": [pseudonym]}).to_pylist()
+    assert len(raw) == 3 and all(crypto.is_sealed(r["content"]) for r in raw)
+    with pytest.raises(KeyDestroyed):
+        deps.keys.open(day_of_talk, raw[0]["content"], "turn")
 
 
 def test_old_originals_come_from_the_archive_once_the_hot_rows_are_gone(deps, day_of_talk):
@@ -196,7 +202,9 @@ def test_retention_keeps_a_day_with_rows_newer_than_its_archive(deps, day_of_tal
     archive_day(deps, DAY)
     say(deps, day_of_talk, "We painted the kitchen green.", at=T0 + timedelta(hours=5), prefix="late")
     report = apply_retention(deps, after_hot_window(deps, DAY))
-    assert report["chunks"]["dropped"] == {} and "rows changed" in report["chunks"]["kept_sample"][DAY.isoformat()]
+    assert report["chunks"]["dropped"] == {}
+    assert report["chunks"]["kept_sample"][DAY.isoformat()] == "1 rows in no verified archive object"
+    assert report["chunks"]["rerun_sample"] == [DAY.isoformat()]
     assert len(deps.turns.turns(day_of_talk)) == 4
 
 
@@ -211,8 +219,9 @@ def test_retention_deletes_evicted_events_once_archived(settings, alice):
     say(deps, alice, "I went to Rome in May.", "I bought a red bicycle.")
     assert len(deps.episodes.evicted()) == 1
     first = apply_retention(deps, after_hot_window(deps, DAY))
-    assert first["evicted_episodes"] == {"evicted": 1, "deleted": 0, "kept": 1}  # not archived yet
+    assert first["evicted_episodes"] == {"evicted": 1, "deleted": 0, "kept": 1,  # not archived yet
+                                         "of_users_being_erased": 0}
     archive_day(deps, DAY)
     second = apply_retention(deps, after_hot_window(deps, DAY))
-    assert second["evicted_episodes"] == {"evicted": 1, "deleted": 1, "kept": 0}
+    assert second["evicted_episodes"] == {"evicted": 1, "deleted": 1, "kept": 0, "of_users_being_erased": 0}
     assert deps.episodes.count(alice, tier="all") == 1 and deps.episodes.count(alice, tier="hot") == 1

@@ -101,7 +101,7 @@ def test_run_forgetting_covers_every_user_and_sums_up(deps, alice, bob):
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
     deps.episodes.put(bob, [event("old-hi", "greeting", 35), event("b-fact", "fact", 1)])
     totals = run_forgetting(deps, iso(NOW))
-    assert totals == {"users": 2, "archived": 2, "downweighted": 0, "merged": 0, "pattern_rows": 3}
+    assert totals == {"users": 2, "archived": 2, "downweighted": 0, "merged": 0, "pattern_rows": 3, "skipped": 0}
 
 
 def test_run_forgetting_for_named_users_only(deps, alice, bob):

@@ -8,13 +8,13 @@ import pytest
 
 from engram.domain import crypto
 from engram.errors import Conflict, PayloadTooLarge, Unprocessable, ValidationFailed
-from engram.service.ingestion import INGEST_CHAIN, ingest, run_ingest, run_ingest_step
+from engram.service.ingestion import INGEST_CHAIN, ingest, run_ingest
 from engram.service.memories import feedback
 from engram.service.profile import correct_profile_item, profile
 from engram.service.routing import event_id
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
-from tests.unit.support import T0, body, message, say
+from tests.unit.support import T0, body, message, say, through_lambdas
 
 
 def episodes(deps, scope) -> list[dict]:
@@ -25,13 +25,6 @@ def comparable(result: dict) -> list[dict]:
     """The extracted memories without the graph's edge ids (random per store)."""
     return [{k: v for k, v in e.items() if not (e["kind"] == "profile" and k == "memory_id")}
             for e in result["extracted"]]
-
-
-def through_lambdas(deps, value: dict) -> dict:
-    """The chain one step per Lambda: each step's JSON output is the next one's input."""
-    for step in INGEST_CHAIN:
-        value = json.loads(json.dumps(run_ingest_step(deps, step.name, json.loads(json.dumps(value)))))
-    return value
 
 
 def kinds(result):

@@ -1,24 +1,43 @@
 """The ingestion steps survive a JSON round trip between Lambdas."""
 
 import json
-from types import SimpleNamespace
 
+from engram.domain.model import Scope
 from engram.service.ingestion import run_ingest_step
+from tests.fakes import fake_deps
 
-NO_LLM = SimpleNamespace(llm=None)  # the first three steps touch no store
+
+def step(deps, name: str, event: dict) -> dict:
+    return json.loads(json.dumps(run_ingest_step(deps, name, json.loads(json.dumps(event)))))
 
 
-def step(name: str, event: dict) -> dict:
-    return json.loads(json.dumps(run_ingest_step(NO_LLM, name, json.loads(json.dumps(event)))))
+def request(user_id: str, content: str) -> dict:
+    return {"tenant": "t1", "user_id": user_id, "body": {
+        "session_id": "s1", "device_id": "d1",
+        "messages": [{"role": "user", "content": content, "client_ts": "2026-05-14T09:00:00Z", "message_id": "m1"}]}}
 
 
 def test_clean_extract_cleanse_chain_through_json():
-    event = {"tenant": "t1", "user_id": "u1", "body": {
-        "session_id": "s1", "device_id": "d1",
-        "messages": [{"role": "user", "content": "Maybe I'm allergic to cats. I went out yesterday.",
-                      "client_ts": "2026-05-14T09:00:00Z", "message_id": "m1"}]}}
-    out = step("cleanse", step("extract", step("clean", event)))
+    deps = fake_deps()  # the first three steps write nothing (extract reads the user's consent)
+    deps.users.set_consent(Scope("t1", "u1"), True, 30)
+    out = step(deps, "cleanse", step(deps, "extract", step(deps, "clean", request(
+        "u1", "Maybe I'm allergic to cats. I went out yesterday."))))
     [item] = out["items"]
     assert item["turn"]["message_id"] == "m1"
     assert item["facts"][0]["predicate"] == "allergic_to" and "tentative" in item["facts"][0]["tags"]
     assert item["event"]["occurred_at"].startswith("2026-05-13")
+    assert out["permissions"] == {"long_term": True, "child_mode": False, "version": 1}
+
+
+def test_a_childs_words_do_not_leave_the_cleanse_step():
+    deps = fake_deps()
+    deps.users.set_consent(Scope("t1", "kid"), True, 9)
+    out = step(deps, "cleanse", step(deps, "extract", step(deps, "clean", request(
+        "kid", "My name is Lily and I went to the zoo yesterday."))))
+    [item] = out["items"]
+    assert out["permissions"] == {"long_term": False, "child_mode": True, "version": 1}
+    assert (item["turn"]["content"], item["event"]["summary"], item["event"]["keywords"], item["facts"]) == (
+        "", "", [], [])
+    # Typed and timed before the words were dropped: that much a child's event keeps.
+    assert item["event"]["type"] == "profile" and item["event"]["occurred_at"].startswith("2026-05-13")
+    assert "Lily" not in json.dumps(out) and "zoo" not in json.dumps(out)

@@ -28,12 +28,14 @@ class Dependencies:
     audit: ports.AuditLog
     idempotency: ports.IdempotencyStore
     users: ports.UserRegistry
+    fence: ports.WriteFence
     tenants: ports.TenantDirectory
     keys: ports.KeyStore
     erasure_jobs: ports.ErasureJobs
     archive: ports.ArchiveStore
     archive_source: ports.ArchiveSource
     archive_eraser: ports.ArchiveEraser
+    exports: ports.ExportStore
     patterns: ports.PatternStore
     embedder: ports.Embedder
     workflows: ports.WorkflowGateway
@@ -58,6 +60,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     from .adapters.embedder import SentenceEmbedder
     from .adapters.episode_store import EpisodeStore
     from .adapters.erasure_store import ErasureStore
+    from .adapters.export_store import S3ExportStore
     from .adapters.idempotency import IdempotencyStore
     from .adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
     from .adapters.llm import configured_extractor
@@ -69,6 +72,8 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     from .adapters.turn_log import TurnLog
     from .adapters.user_registry import UserRegistry
     from .adapters.workflows import EventBridgeAlerts, StepFunctionsGateway
+    from .adapters.write_fence import PgWriteFence
+    from .service.archive_rows import archive_owner_ids
 
     settings = settings or get_settings()
     clients = overrides.pop("clients", None) or Clients(settings)
@@ -81,13 +86,18 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
         "audit": lambda: AuditLog(clients),
         "idempotency": lambda: IdempotencyStore(clients),
         "users": lambda: UserRegistry(clients),
+        "fence": lambda: PgWriteFence(clients),
         "tenants": lambda: TenantDirectory(clients),
         "keys": lambda: EnvelopeKeyStore(PgWrappedKeys(clients), KmsKeyWrapper(clients),
-                                         ttl_s=settings.key_cache_ttl_s, max_cached=settings.key_cache_max),
+                                         ttl_s=settings.key_cache_ttl_s, max_cached=settings.key_cache_max,
+                                         recheck_s=settings.key_recheck_s),
         "erasure_jobs": lambda: ErasureStore(clients),
         "archive": lambda: ArchiveStore(clients, settings),
         "archive_source": lambda: ArchiveSource(clients),
-        "archive_eraser": lambda: ArchiveEraser(clients, settings),
+        # ``parts`` is read when the saga asks, once every part is built: the one key store.
+        "archive_eraser": lambda: ArchiveEraser(clients, settings,
+                                                lambda scope: archive_owner_ids(parts["keys"], scope)),
+        "exports": lambda: S3ExportStore(clients, settings),
         "patterns": lambda: PatternStore(clients),
         "embedder": lambda: SentenceEmbedder(settings.embed_model),
         "workflows": lambda: StepFunctionsGateway(clients),

@@ -14,7 +14,18 @@ class Settings(BaseSettings):
 
     stage: str = "local"
     redis_url: str = "redis://127.0.0.1:6379/0"
-    postgres_dsn: str = "postgresql://engram:engram@127.0.0.1:5432/engram"
+    # The runtime's connection: a login role that is a member of engram_runtime (DML on the
+    # tables, INSERT and SELECT only on audit_log), never the schema owner. With a secret ARN the
+    # secret's username/password (and host, port, dbname when it has them, as RDS secrets do)
+    # replace the DSN's; it is fetched once per process on first connect (adapters.clients), so
+    # on AWS the DSN carries no credentials. Locally there is no secret: the DSN holds them.
+    postgres_dsn: str = "postgresql://engram_app:engram_app@127.0.0.1:5432/engram"
+    postgres_secret_arn: str | None = None
+    # The schema owner, used by migrations only (engram.migrate): it applies the DDL and creates
+    # the runtime's login from the credentials above. With only an owner secret (say RDS's master
+    # secret, which names no host), the owner reaches the runtime DSN's host and database.
+    postgres_owner_dsn: str = "postgresql://engram:engram@127.0.0.1:5432/engram"
+    postgres_owner_secret_arn: str | None = None
     postgres_pool_max: int = Field(4, ge=1)
     # Idle pooled connections close after this: a warm Lambda between invocations should not
     # hold server connections it is not using (there are as many pools as warm environments).
@@ -22,14 +33,32 @@ class Settings(BaseSettings):
     neo4j_uri: str = "bolt://127.0.0.1:7687"
     neo4j_user: str = "neo4j"
     neo4j_password: str = "engram-local-pw"
+    # Secrets Manager JSON {"username", "password"}: replaces the two above, fetched on first connect.
+    neo4j_secret_arn: str | None = None
     neo4j_pool_max: int = Field(8, ge=1)
     opensearch_url: str = "http://127.0.0.1:9200"
     archive_bucket: str = "engram-archive"
+    # Exports (GDPR art. 20). A document whose body would not fit in Lambda's 6 MB synchronous
+    # response is written to this bucket instead (SSE-KMS, expired by its lifecycle rule) and
+    # answered with a pre-signed URL. The body is measured as it travels inside Lambda's response,
+    # a JSON-escaped string, and the default leaves room for the headers and the envelope.
+    export_bucket: str = "engram-exports"
+    export_inline_max_bytes: int = Field(5_000_000, ge=0)
+    # A pre-signed URL is valid this long (SigV4 allows at most 7 days); it also stops working
+    # when the signing credentials expire, which for a Lambda role may come sooner.
+    export_url_ttl_s: int = Field(900, ge=1, le=7 * 24 * 3600)
     kms_key_id: str = "alias/engram-data"
-    # Plaintext data keys stay in process memory this long: an erased user's key may outlive the
-    # shred in a warm process by at most this much (see adapters.key_store).
+    # Plaintext data keys stay in process memory up to key_cache_ttl_s, but one older than
+    # key_recheck_s is checked against its wrapped row before use: a shred in another process is
+    # seen here within key_recheck_s (see adapters.key_store).
     key_cache_ttl_s: float = Field(300.0, ge=0)
+    key_recheck_s: float = Field(5.0, ge=0)
     key_cache_max: int = Field(1024, ge=1)
+    # Erasure fence: a write request holds a lease this long at most (longer than any writing
+    # function's timeout, so a writer killed by its timeout has stopped before its lease ends);
+    # the saga's mark step waits up to erasure_drain_s per attempt for the leases to end.
+    write_lease_s: float = Field(180.0, gt=0)
+    erasure_drain_s: float = Field(20.0, ge=0)
     # Erasure saga (issue 5): the state machine the API starts, and where failure alerts go.
     erasure_state_machine_arn: str | None = None
     # Recall runs in-process (lowest latency) or as the Express RecallStateMachine of per-step
@@ -61,7 +90,11 @@ class Settings(BaseSettings):
     archive_shards: int = Field(4, ge=1, le=64)
     # Seal sensitive archive columns with the user's data key (crypto-shredding reaches WORM copies).
     archive_seal: bool = True
-    # Object Lock retention written on each archived object (GOVERNANCE; the bucket default backs it).
+    # Object Lock retention written on each archived object (template parameters ArchiveLockMode and
+    # ArchiveLockDays, which set the bucket default too). GOVERNANCE lets a principal holding
+    # s3:BypassGovernanceRetention delete early (the local stack's wipe does); COMPLIANCE lets nobody,
+    # which is what production wants.
+    archive_lock_mode: Literal["GOVERNANCE", "COMPLIANCE"] = "GOVERNANCE"
     archive_lock_days: int = Field(1, ge=1)
     # Postgres hypertable chunks are dropped once older than this and archived + verified.
     hot_days: int = Field(90, ge=1)

@@ -54,6 +54,13 @@ class StoreUnavailable(EngramError):
     status, code = 503, "store_unavailable"
 
 
+class WritesInFlight(EngramError):
+    """The erasure saga's mark step found write leases of the user still held: Step Functions
+    retries the step (its Retry names this class) until they end or expire."""
+
+    status, code = 503, "writes_in_flight"
+
+
 class DecryptionFailed(EngramError):
     """A ciphertext did not authenticate (tampered, truncated, or bound to another owner)."""
 

@@ -36,7 +36,10 @@ OS_USER = "postgres"  # postgres refuses to run as root
 # setpriv execs (runuser forks, and SIGKILLs its child 2s after a SIGTERM), so the pid file
 # holds the postmaster itself.
 AS_OS_USER = ["setpriv", f"--reuid={OS_USER}", f"--regid={OS_USER}", "--init-groups", "--"]
-USER = PASSWORD = DB = "engram"
+USER = PASSWORD = DB = "engram"  # the schema owner (migrations, the data wipe)
+# The functions' login: not the owner, a member of engram_runtime, created by ``engram.migrate``
+# (not here), so that the privileges it holds are the ones schema.sql grants.
+APP_USER = APP_PASSWORD = "engram_app"
 
 
 class Postgres(Service):
@@ -140,7 +143,7 @@ class Postgres(Service):
 
     def health(self) -> dict:
         entry = {"healthy": False, "url": self.url, "user": USER, "password": PASSWORD,
-                 "extensions": {}}
+                 "app_user": APP_USER, "app_password": APP_PASSWORD, "extensions": {}}
         try:
             out = run([str(BIN / "psql"), "-X", "-At", "-F", "=", "-d", self.url, "-c",
                        "SELECT extname, extversion FROM pg_extension"],

@@ -6,11 +6,17 @@ rows of every user of a shard, so a user's rows live only in their own shard's o
 holding nothing but this user's rows is deleted version by version when retention allows; an
 object shared with other users, or still under retention, stays (WORM), and its sensitive
 columns are ``eg1:`` ciphertext under the user's key, which the saga shreds.
+
+A sealed archive names users by a pseudonym under their data key (``service.archive_rows``), one
+per user, so "holds only this user's rows" is still "every owner value in the object is one of
+theirs": ``owner_ids`` gives them (the pseudonym while the key lives, the id itself for rows
+archived in clear). It is asked before the saga shreds the key; afterwards no one can tell.
 """
 
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 
 import pyarrow.parquet as pq
 from botocore.exceptions import BotoCoreError, ClientError
@@ -23,9 +29,10 @@ from .clients import Clients
 
 
 class ArchiveEraser:
-    def __init__(self, clients: Clients, settings: Settings) -> None:
+    def __init__(self, clients: Clients, settings: Settings, owner_ids: Callable[[Scope], set[str]]) -> None:
         self._clients = clients
         self.bucket = settings.archive_bucket
+        self._owner_ids = owner_ids
 
     @property
     def s3(self):
@@ -44,15 +51,15 @@ class ArchiveEraser:
     def objects_of(self, scope: Scope, shard: int | None) -> list[dict]:
         """``[{key, only_user}]`` for every Parquet object of the shard (all shards when None)
         holding the user's rows."""
-        found, token = [], None
+        mine, found, token = {(scope.tenant, v) for v in self._owner_ids(scope)}, [], None
         while True:
             page = self._call("list_objects_v2", Prefix=f"{ROOT}/", **({"ContinuationToken": token} if token else {}))
             for obj in page.get("Contents", []):
                 key = obj["Key"]
                 if is_part(key, shard):
                     owners = self._owners(key)
-                    if (scope.tenant, scope.user_id) in owners:
-                        found.append({"key": key, "only_user": len(owners) == 1})
+                    if owners & mine:
+                        found.append({"key": key, "only_user": owners <= mine})
             if not page.get("IsTruncated"):
                 return found
             token = page["NextContinuationToken"]

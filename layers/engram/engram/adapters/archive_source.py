@@ -1,5 +1,6 @@
 """The Postgres side of archival: a day's turns and task changes per shard, the ledger of
-verified days (``archive_days``), and dropping hypertable chunks of verified days."""
+verified days (``archive_days``), which archived object holds which live row (``archive_rows``),
+and dropping hypertable chunks of verified days whose every row an archived object holds."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import date
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from ..domain.archive import day_bounds
+from ..domain.archive import Held, LiveRow, day_bounds, task_row_key, turn_row_key
 from .clients import Clients
 
 # The shard expression in the queries below is domain.archive.shard_of in SQL: the first 32 bits
@@ -60,14 +61,41 @@ class ArchiveSource:
     def drop_day(self, day: date) -> dict[str, int]:
         """Drop the chunks lying entirely inside ``day`` (chunks are one day wide, aligned to UTC
         midnight): whatever straddles another day is left alone."""
-        start, end = day_bounds(day)
-        dropped = {}
         with self._clients.pg() as conn:
-            for table in HYPERTABLES:
-                rows = conn.execute("SELECT drop_chunks(%s::regclass, older_than => %s, newer_than => %s)",
-                                    (table, end, start)).fetchall()
-                dropped[table] = len(rows)
-        return dropped
+            return _drop_chunks(conn, day)
+
+    # -- retention by identity ----------------------------------------------------------------
+
+    def record_held(self, day: date, kind: str, held: list[Held]) -> int:
+        if not held:
+            return 0
+        columns = [list(c) for c in zip(*held, strict=True)]
+        with self._clients.pg() as conn:
+            return conn.execute(
+                "INSERT INTO archive_rows (day, kind, tenant, user_id, row_key, object_key, object_sha256) "
+                "SELECT %s, %s, * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) "
+                "ON CONFLICT DO NOTHING", (day, kind, *columns)).rowcount
+
+    def held_row_keys(self, day: date, kind: str, objects: list[tuple[str, str]]) -> set[str]:
+        with self._clients.pg() as conn:
+            return _held(conn, day, kind, objects)
+
+    def drop_day_if_held(self, day: date, objects: list[tuple[str, str]]) -> dict:
+        with self._clients.pg() as conn:
+            unheld = _unheld(conn, day, objects)  # the usual answer for a day with late rows: no lock
+            if unheld:
+                return {"dropped": {}, "unheld": unheld}
+            with conn.transaction():
+                # SHARE waits for the writes in flight and holds off new ones (of every day, for as
+                # long as one day's rows take to read): no row slips in between the check and the
+                # drop. The erasure's order (task_events, then turn_log) keeps the two from deadlocking.
+                conn.execute("LOCK TABLE task_events, turn_log IN SHARE MODE")
+                unheld = _unheld(conn, day, objects)
+                if unheld:
+                    return {"dropped": {}, "unheld": unheld}
+                dropped = _drop_chunks(conn, day)
+                conn.execute("DELETE FROM archive_rows WHERE day = %s AND kind = ANY(%s)", (day, ["turns", "tasks"]))
+        return {"dropped": dropped, "unheld": []}
 
     # -- the ledger of verified days ---------------------------------------------------------
 
@@ -99,3 +127,33 @@ class ArchiveSource:
         with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
             cur.execute(query, params)
             return cur.fetchall()
+
+
+def _drop_chunks(conn, day: date) -> dict[str, int]:
+    start, end = day_bounds(day)
+    # drop_chunks wants the hypertable's owner, which the runtime is not: schema.sql's definer
+    # function does it, for these two hypertables only.
+    return {table: conn.execute("SELECT engram_drop_chunks(%s, %s, %s)", (table, end, start)).fetchone()[0]
+            for table in HYPERTABLES}
+
+
+def _held(conn, day: date, kind: str, objects: list[tuple[str, str]]) -> set[str]:
+    keys, shas = [k for k, _ in objects], [s for _, s in objects]
+    rows = conn.execute("SELECT a.row_key FROM archive_rows a JOIN unnest(%s::text[], %s::text[]) AS o(k, s) "
+                        "ON a.object_key = o.k AND a.object_sha256 = o.s WHERE a.day = %s AND a.kind = %s",
+                        (keys, shas, day, kind)).fetchall()
+    return {r[0] for r in rows}
+
+
+def _unheld(conn, day: date, objects: list[tuple[str, str]]) -> list[LiveRow]:
+    """The day's hot rows no object of ``objects`` holds; row keys are computed here, by the
+    functions the shard writer uses, so "the same row" means one thing on both sides."""
+    start, end = day_bounds(day)
+    live = [LiveRow("turns", t, u, turn_row_key({"tenant": t, "user_id": u, "message_id": m, "client_ts": ts}))
+            for t, u, m, ts in conn.execute("SELECT tenant, user_id, message_id, client_ts FROM turn_log "
+                                            "WHERE client_ts >= %s AND client_ts < %s", (start, end))]
+    live += [LiveRow("tasks", t, u, task_row_key({"tenant": t, "user_id": u, "task_id": i, "status": st, "ts": ts}))
+             for t, u, i, st, ts in conn.execute("SELECT tenant, user_id, task_id, status, ts FROM task_events "
+                                                 "WHERE ts >= %s AND ts < %s", (start, end))]
+    held = {kind: _held(conn, day, kind, objects) for kind in ("turns", "tasks")}
+    return [row for row in live if row.row_key not in held[row.kind]]

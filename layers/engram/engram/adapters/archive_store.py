@@ -33,7 +33,7 @@ class ArchiveStore:
     def __init__(self, clients: Clients, settings: Settings) -> None:
         self._clients = clients
         self.bucket = settings.archive_bucket
-        self.lock_days = settings.archive_lock_days
+        self.lock_mode, self.lock_days = settings.archive_lock_mode, settings.archive_lock_days
         self._fs: pafs.S3FileSystem | None = None
         self._fs_lock = threading.Lock()
 
@@ -62,14 +62,16 @@ class ArchiveStore:
     # -- objects ----------------------------------------------------------------------------
 
     def put_locked(self, key: str, data: bytes, *, rows: int | None = None, content_type: str) -> dict:
-        """Write an object with its own Object Lock retention (GOVERNANCE) and its checksum in
-        the metadata. Locked versions cannot be deleted or overwritten in place."""
+        """Write an object with its own Object Lock retention (``ENGRAM_ARCHIVE_LOCK_MODE``, the
+        template's ArchiveLockMode) and its checksum in the metadata. Locked versions cannot be
+        deleted or overwritten in place (under GOVERNANCE, save by s3:BypassGovernanceRetention)."""
         sha = sha256_hex(data)
         until = datetime.now(UTC) + timedelta(days=self.lock_days)
         metadata = {"sha256": sha, **({"rows": str(rows)} if rows is not None else {})}
         try:
             out = self.s3.put_object(Bucket=self.bucket, Key=key, Body=data, ContentType=content_type,
-                                     Metadata=metadata, ObjectLockMode="GOVERNANCE", ObjectLockRetainUntilDate=until)
+                                     Metadata=metadata, ObjectLockMode=self.lock_mode,
+                                     ObjectLockRetainUntilDate=until)
         except (ClientError, BotoCoreError) as exc:
             raise _unavailable(exc) from exc
         return {"key": key, "sha256": sha, "version_id": out.get("VersionId")}

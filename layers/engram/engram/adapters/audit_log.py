@@ -31,3 +31,10 @@ class AuditLog:
             cur.execute("SELECT at, actor, action, store, item_id, source, confidence, before, after "
                         "FROM audit_log WHERE tenant = %s AND user_id = %s ORDER BY id", (scope.tenant, scope.user_id))
             return cur.fetchall()
+
+    def redact(self, scope: Scope, store: str, keys: tuple[str, ...]) -> int:
+        # The runtime may not UPDATE audit_log: the redaction is schema.sql's definer function,
+        # whose shape (only before/after lose keys, and say so) the append-only trigger checks.
+        with self._clients.pg() as conn:
+            return conn.execute("SELECT engram_redact_user_audit(%s, %s, %s, %s)",
+                                (scope.tenant, scope.user_id, store, list(keys))).fetchone()[0]

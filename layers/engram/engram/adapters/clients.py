@@ -4,10 +4,16 @@
 pool inside opensearch-py, boto3 clients). Nothing connects at import or at construction: a cold
 Lambda pays for a connection only when a request needs that store. The composition root
 (``engram.bootstrap``) makes one ``Clients`` per process and hands it to every adapter.
+
+Store credentials: with ``ENGRAM_POSTGRES_SECRET_ARN`` / ``ENGRAM_NEO4J_SECRET_ARN`` set (as the
+template sets them), the login comes from Secrets Manager, fetched when the pool is first made
+(once per process, never at import or construction); without them, from the plain settings
+(local development). A rotated secret reaches a process when it next starts.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,7 +24,9 @@ import neo4j
 import psycopg
 import redis
 from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
 from opensearchpy import OpenSearch
+from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..config import Settings
@@ -26,12 +34,24 @@ from ..errors import StoreUnavailable
 
 T = TypeVar("T")
 
+# The keys of an RDS-style secret that go into a libpq conninfo, and what libpq calls them.
+_PG_SECRET_KEYS = {"username": "user", "password": "password", "host": "host", "port": "port", "dbname": "dbname"}
+
+
+def postgres_conninfo(dsn: str, secret: dict | None) -> str:
+    """``dsn`` with what ``secret`` says (login, and host/port/dbname when it has them) in place."""
+    if not secret:
+        return dsn
+    return make_conninfo(dsn, **{key: str(secret[name]) for name, key in _PG_SECRET_KEYS.items()
+                                 if secret.get(name) not in (None, "")})
+
 
 class Clients:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._made: dict[str, Any] = {}
-        self._lock = threading.Lock()
+        # Reentrant: making a pool makes what it needs first (its secret, that secret's boto3 client).
+        self._lock = threading.RLock()
 
     def _once(self, name: str, make: Callable[[], T]) -> T:
         made = self._made.get(name)
@@ -42,13 +62,46 @@ class Clients:
                     made = self._made[name] = make()
         return made
 
+    # -- credentials --------------------------------------------------------------------------
+
+    def secret(self, arn: str) -> dict:
+        """The JSON of a Secrets Manager secret, fetched once per process; a failure is not kept
+        (the next connect asks again) and names the secret, never its value."""
+        def make() -> dict:
+            try:
+                value = self.aws("secretsmanager").get_secret_value(SecretId=arn)["SecretString"]
+            except (BotoCoreError, ClientError) as exc:
+                raise StoreUnavailable(f"secret {arn}: {exc}") from exc
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                parsed = None
+            if not isinstance(parsed, dict):
+                raise StoreUnavailable(f"secret {arn}: not a JSON object")
+            return parsed
+        return self._once(f"secret:{arn}", make)
+
+    def postgres_conninfo(self) -> str:
+        """The runtime's conninfo: ENGRAM_POSTGRES_DSN, its login from the secret when there is one."""
+        arn = self.settings.postgres_secret_arn
+        return postgres_conninfo(self.settings.postgres_dsn, self.secret(arn) if arn else None)
+
+    def neo4j_auth(self) -> tuple[str, str]:
+        arn = self.settings.neo4j_secret_arn
+        if not arn:
+            return self.settings.neo4j_user, self.settings.neo4j_password
+        secret = self.secret(arn)
+        if not secret.get("password"):
+            raise StoreUnavailable(f"secret {arn}: no password")
+        return str(secret.get("username") or self.settings.neo4j_user), str(secret["password"])
+
     # -- PostgreSQL / TimescaleDB -----------------------------------------------------------
 
     @property
     def pg_pool(self) -> ConnectionPool:
         def make() -> ConnectionPool:
             # min_size=0: a cold Lambda pays for one connection only when it needs one.
-            pool = ConnectionPool(self.settings.postgres_dsn, min_size=0, max_size=self.settings.postgres_pool_max,
+            pool = ConnectionPool(self.postgres_conninfo(), min_size=0, max_size=self.settings.postgres_pool_max,
                                   max_idle=self.settings.postgres_pool_max_idle_s,
                                   kwargs={"autocommit": True, "connect_timeout": 3}, open=False, timeout=5)
             pool.open(wait=False)
@@ -75,7 +128,7 @@ class Clients:
     @property
     def neo4j(self) -> neo4j.Driver:
         return self._once("neo4j", lambda: neo4j.GraphDatabase.driver(
-            self.settings.neo4j_uri, auth=(self.settings.neo4j_user, self.settings.neo4j_password),
+            self.settings.neo4j_uri, auth=self.neo4j_auth(),
             max_connection_pool_size=self.settings.neo4j_pool_max, connection_timeout=3,
             # Optional properties (sealed, counter_evidence) are absent on most edges by design.
             notifications_min_severity="OFF",

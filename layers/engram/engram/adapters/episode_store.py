@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from opensearchpy import ConflictError as OSConflictError
 from opensearchpy import NotFoundError, OpenSearch, helpers
 from opensearchpy.exceptions import ConnectionError as OSConnectionError
 from opensearchpy.exceptions import ConnectionTimeout, TransportError
@@ -44,6 +45,9 @@ def index_body(dimension: int) -> dict:
                 "confidence": {"type": "float"}, "trust_source": {"type": "keyword"},
                 "weight": {"type": "float"}, "tags": {"type": "keyword"},
                 "sensitive": {"type": "boolean"}, "sealed": {"type": "keyword", "index": False},
+                # A sealed event's keyed term tokens (domain.blind_index): lexical recall without
+                # its words in clear.
+                "blind_terms": {"type": "keyword"},
                 "evicted": {"type": "boolean"}, "archived": {"type": "boolean"},
                 "merged_count": {"type": "integer"}, "updated_at": {"type": "date"},
                 "vector": {"type": "knn_vector", "dimension": dimension,
@@ -75,6 +79,23 @@ def _unavailable(exc: Exception) -> StoreUnavailable:
 # stays as a second guard (a document written under another id scheme, a hash collision).
 _OWNED_UPDATE = ("if (ctx._source.tenant == params.tenant && ctx._source.user_id == params.user_id) "
                  "{ ctx._source.putAll(params.doc) } else { ctx.op = 'none' }")
+
+
+# A redaction: the owner's document takes the blanks and loses its vector; one that has neither
+# anything to blank nor a vector is not rewritten (a "noop"), so a retry counts nothing.
+_OWNED_REDACTION = """
+boolean changed = false;
+if (ctx._source.tenant == params.tenant && ctx._source.user_id == params.user_id) {
+  changed = ctx._source.remove('vector') != null;
+  for (entry in params.blanks.entrySet()) {
+    if (ctx._source[entry.getKey()] != entry.getValue()) {
+      ctx._source[entry.getKey()] = entry.getValue();
+      changed = true;
+    }
+  }
+}
+if (!changed) { ctx.op = 'none' }
+"""
 
 
 def _owned_by(doc: dict, scope: Scope) -> bool:
@@ -131,10 +152,15 @@ class EpisodeStore:
 
     def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
         try:
+            # Concurrent writers of one user merge into the same event (a repeated sentence): the
+            # script is applied again on the newer version rather than failing the request.
             self.client.update(index=self.index, id=episode_doc_id(scope, event_id), routing=episode_routing(scope),
-                               body=_owned_update(scope, fields), refresh="true" if refresh else "false")
+                               body=_owned_update(scope, fields), refresh="true" if refresh else "false",
+                               retry_on_conflict=10)
         except NotFoundError:
             return
+        except OSConflictError as exc:  # still contended after the retries: the client retries
+            raise StoreUnavailable(f"episode store: {event_id} is being updated concurrently") from exc
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
 
@@ -179,7 +205,7 @@ class EpisodeStore:
         return out
 
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None) -> tuple[list, list]:
+               lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list, list]:
         """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
         filters = self.scope_filter(scope)
         # Lexical hits bring their vectors, so the caller can score them by cosine too instead of
@@ -187,7 +213,8 @@ class EpisodeStore:
         lexical = {"size": lexical_size or size, "query": {"bool": {
             "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
                                           {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
-                                          {"match": {"context": {"query": text, "boost": 0.3}}}],
+                                          {"match": {"context": {"query": text, "boost": 0.3}}}]
+            + ([{"terms": {"blind_terms": blind}}] if blind else []),
             "minimum_should_match": 1}}}
         header = {"index": self.index, "routing": episode_routing(scope)}
         lines: list[dict] = [header, lexical]
@@ -238,6 +265,24 @@ class EpisodeStore:
         if before is not None:
             filters.append({"range": {"ts": {"lt": format_timestamp(before)}}})
         return self._delete_where(scope, filters)
+
+    def redact_content(self, scope: Scope, blanks: dict) -> int:
+        # By id (scan, then bulk scripted updates): _update_by_query, like _delete_by_query, lives
+        # in the reindex module that a minimal OpenSearch lacks.
+        routing = episode_routing(scope)
+        query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}}, "_source": False}
+        script = {"source": _OWNED_REDACTION, "lang": "painless",
+                  "params": {"tenant": scope.tenant, "user_id": scope.user_id, "blanks": blanks}}
+        try:
+            actions = [{"_op_type": "update", "_index": self.index, "_id": h["_id"], "_routing": routing,
+                        "retry_on_conflict": 3, "script": script}
+                       for h in helpers.scan(self.client, query=query, index=self.index, routing=routing)]
+            results = helpers.streaming_bulk(self.client, actions, refresh="true")
+            return sum(1 for _, item in results if item["update"].get("result") == "updated")
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        except helpers.BulkIndexError as exc:  # a document left unredacted: the caller must retry
+            raise StoreUnavailable(f"episode store: redaction failed: {exc.errors[:1]}") from exc
 
     def _delete_where(self, scope: Scope, filters: list[dict]) -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, "all") + filters}}}

@@ -1,27 +1,29 @@
 """PostgreSQL side of the erasure saga: the job records, and the user's relational rows.
 
-The user's rows are deleted in one transaction with ``engram.erasure = 'on'`` set locally, the
-only way past the append-only trigger of ``audit_log``. The ``users`` row stays (with
-``erasing = true``) until the saga's last step, because it is what refuses writes meanwhile.
+The user's rows are deleted in one transaction. ``audit_log`` is append-only for the runtime's
+role (no DELETE privilege): its rows go through ``engram_erase_user_audit``, a SECURITY DEFINER
+function of the schema owner that erases only a user marked ``erasing`` (schema.sql). The ``users``
+row stays (with ``erasing = true``) until the saga's last step, because it is what refuses writes
+meanwhile.
 """
 
 from __future__ import annotations
 
 import uuid
 
-from psycopg import sql
+from psycopg import errors, sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from ..domain.keys import erasure_user_ref
 from ..domain.model import Scope
-from ..errors import NotFound
+from ..errors import Conflict, NotFound
 from .clients import Clients
 
 # Every table holding rows of one user, keyed (tenant, user_id). Tables another feature adds
 # later belong here too; ones not created yet are skipped (see _existing).
 USER_TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns",
-               "idempotency_records")
+               "idempotency_records", "write_leases", "archive_rows")
 KEY_TABLE = "user_keys"
 
 
@@ -93,14 +95,24 @@ class ErasureStore:
         return known
 
     def delete_rows(self, scope: Scope) -> dict[str, int]:
-        with self._clients.pg() as conn, conn.transaction():
-            conn.execute("SET LOCAL engram.erasure = 'on'")
-            deleted = {}
-            for table in _existing(conn, USER_TABLES):
-                deleted[table] = conn.execute(
-                    sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)),
-                    (scope.tenant, scope.user_id)).rowcount
-            return deleted
+        """Every row of the user (not ``users``, not ``user_keys``); Conflict, and nothing deleted,
+        unless the user is marked as being erased."""
+        with self._clients.pg() as conn:
+            # Caught in here: pg() would take the refusal (SQLSTATE class 55) for an outage.
+            try:
+                with conn.transaction():
+                    deleted = {}
+                    for table in _existing(conn, USER_TABLES):
+                        if table == "audit_log":
+                            deleted[table] = conn.execute("SELECT engram_erase_user_audit(%s, %s)",
+                                                          (scope.tenant, scope.user_id)).fetchone()[0]
+                            continue
+                        deleted[table] = conn.execute(
+                            sql.SQL("DELETE FROM {} WHERE tenant = %s AND user_id = %s").format(sql.Identifier(table)),
+                            (scope.tenant, scope.user_id)).rowcount
+                    return deleted
+            except errors.ObjectNotInPrerequisiteState as exc:
+                raise Conflict("the user is not being erased; their rows stay", field="user_id") from exc
 
     def count_rows(self, scope: Scope) -> dict[str, int]:
         with self._clients.pg() as conn:

@@ -9,8 +9,14 @@ write's critical path.
 
 Crypto-shredding: ``shred`` deletes the wrapped key. Every ciphertext names the key that sealed
 it, so afterwards ``open`` raises ``KeyDestroyed`` (not a tamper error), and a user who comes back
-later gets a new key that cannot open the old copies either. Another warm process that cached
-the key can still open for up to the TTL after the shred; this process forgets it at once.
+later gets a new key that cannot open the old copies either. This process forgets the key at
+once; every other warm process within ``recheck_s`` (default 5 s): a cached key older than that
+is checked against its wrapped row (one indexed read, no KMS call) before use, so no process
+seals under, or opens with, a destroyed key for longer than that.
+
+No key is created for a user marked for erasure (``insert`` refuses under the same row lock the
+mark takes): a job or a late write can neither make the user a fresh key the shred would miss,
+nor seal anything for them after it.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from ..domain import crypto
 from ..domain.crypto import DataKey
 from ..domain.model import Scope
-from ..errors import EngramError, KeyDestroyed, StoreUnavailable
+from ..errors import Conflict, EngramError, KeyDestroyed, StoreUnavailable
 from ..ports import KeyWrapper, WrappedKeys
 from .clients import Clients
 
@@ -48,8 +54,14 @@ class PgWrappedKeys:
         return (bytes.fromhex(row[0]), bytes(row[1])) if row else None
 
     def insert(self, scope: Scope, key_id: bytes, wrapped: bytes, kms_key: str) -> bool:
-        """False when the user already has a key (another process made it first)."""
-        with self._clients.pg() as conn:
+        """False when the user already has a key (another process made it first); ``Conflict``
+        when the user is marked for erasure."""
+        with self._clients.pg() as conn, conn.transaction():
+            # FOR SHARE: a mark in progress waits for this insert, or this insert sees the mark.
+            erasing = conn.execute("SELECT erasing FROM users WHERE tenant = %s AND user_id = %s FOR SHARE",
+                                   (scope.tenant, scope.user_id)).fetchone()
+            if erasing is not None and erasing[0]:
+                raise Conflict("this user is being erased; no data key is made for them", field="user_id")
             return conn.execute(
                 "INSERT INTO user_keys (tenant, user_id, key_id, wrapped, kms_key) VALUES (%s, %s, %s, %s, %s) "
                 "ON CONFLICT DO NOTHING RETURNING key_id",
@@ -86,10 +98,12 @@ class KmsKeyWrapper:
 
 
 class EnvelopeKeyStore:
-    def __init__(self, wrapped: WrappedKeys, kms: KeyWrapper, *, ttl_s: float, max_cached: int) -> None:
+    def __init__(self, wrapped: WrappedKeys, kms: KeyWrapper, *, ttl_s: float, max_cached: int,
+                 recheck_s: float = 5.0) -> None:
         self._wrapped, self._kms = wrapped, kms
-        self.ttl_s, self.max_cached = ttl_s, max_cached
-        self._cache: OrderedDict[tuple[str, str], tuple[DataKey, float]] = OrderedDict()
+        self.ttl_s, self.max_cached, self.recheck_s = ttl_s, max_cached, recheck_s
+        # (key, expires at, checked against its wrapped row at) per owner
+        self._cache: OrderedDict[tuple[str, str], tuple[DataKey, float, float]] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- sealing ----------------------------------------------------------------------------
@@ -112,6 +126,23 @@ class EnvelopeKeyStore:
     def blind(self, scope: Scope, label: str, name: str) -> str:
         """A keyed placeholder for a sensitive name (see ``crypto.blind_name``)."""
         return crypto.blind_name(self.data_key(scope), label, name)
+
+    def digest(self, scope: Scope, text: str, purpose: str = "content") -> str:
+        """A content hash keyed by the user's data key (``crypto.keyed_digest``)."""
+        return crypto.keyed_digest(self.data_key(scope), purpose, text)
+
+    def blind_terms(self, scope: Scope, terms: list[str], *, create: bool = True) -> list[str]:
+        """Blind-index tokens of ``terms`` (``domain.blind_index``). With ``create=False`` (a read:
+        a query) a user without a key has no sealed events, so no tokens and no key made."""
+        key = self.data_key(scope) if create else self.existing_key(scope)
+        return [crypto.blind_term(key, t) for t in terms] if key is not None else []
+
+    def existing_key(self, scope: Scope) -> DataKey | None:
+        """The user's current key if they have one; never creates one."""
+        key = self._cached(scope) or self._load(scope)
+        if key is not None:
+            self._remember(scope, key)
+        return key
 
     # -- keys -------------------------------------------------------------------------------
 
@@ -141,21 +172,33 @@ class EnvelopeKeyStore:
         return key
 
     def _cached(self, scope: Scope) -> DataKey | None:
+        owner, now = (scope.tenant, scope.user_id), time.monotonic()
         with self._lock:
-            entry = self._cache.get((scope.tenant, scope.user_id))
+            entry = self._cache.get(owner)
             if entry is None:
                 return None
-            if entry[1] < time.monotonic():
-                del self._cache[(scope.tenant, scope.user_id)]
+            if entry[1] < now:
+                del self._cache[owner]
                 return None
-            self._cache.move_to_end((scope.tenant, scope.user_id))
-            return entry[0]
+            self._cache.move_to_end(owner)
+        key, expires, checked = entry
+        if now - checked <= self.recheck_s:
+            return key
+        # Another process may have shredded it: the wrapped row decides (no KMS call).
+        row = self._wrapped.load(scope)
+        with self._lock:
+            if row is None or row[0] != key.key_id:
+                self._cache.pop(owner, None)
+                return None
+            self._cache[owner] = (key, expires, now)
+        return key
 
     def _remember(self, scope: Scope, key: DataKey) -> None:
         if self.ttl_s <= 0:
             return
+        now = time.monotonic()
         with self._lock:
-            self._cache[(scope.tenant, scope.user_id)] = (key, time.monotonic() + self.ttl_s)
+            self._cache[(scope.tenant, scope.user_id)] = (key, now + self.ttl_s, now)
             self._cache.move_to_end((scope.tenant, scope.user_id))
             while len(self._cache) > self.max_cached:
                 self._cache.popitem(last=False)

@@ -12,7 +12,7 @@ import urllib.request
 
 from ..config import Settings
 from ..domain.extraction import keywords
-from ..domain.model import EventType, Extraction, TrustSource, Turn, resolve_predicate
+from ..domain.model import PREDICATES, EventType, Extraction, TrustSource, Turn, resolve_predicate
 
 LLM_CONFIDENCE = 0.5  # SPEC: AI inference
 PROMPT = (
@@ -41,10 +41,13 @@ def parse_llm_output(text: str, turn: Turn) -> list[Extraction]:
         summary = str(item.get("summary") or obj or "")[:300]
         if not summary:
             continue
+        fact = predicate is not None and obj is not None
+        # A health or relation fact marks its event sensitive, whoever found it: that is what
+        # seals the turn at rest (routing), as it does for a rule's find.
         out.append(Extraction(type=EventType(item["type"]), summary=summary, message_id=turn.message_id,
                               confidence=LLM_CONFIDENCE, source=TrustSource.LLM,
-                              predicate=predicate if obj else None, object=obj if predicate else None,
-                              keywords=keywords(summary)))
+                              predicate=predicate if fact else None, object=obj if fact else None,
+                              sensitive=fact and PREDICATES[predicate].sensitive, keywords=keywords(summary)))
     return out
 
 

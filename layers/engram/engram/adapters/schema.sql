@@ -21,6 +21,8 @@ CREATE TABLE IF NOT EXISTS users (
     created_at        timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (tenant, user_id)
 );
+-- The users being erased right now, for the nightly jobs that must leave them alone (a handful).
+CREATE INDEX IF NOT EXISTS users_erasing ON users (tenant, user_id) WHERE erasing;
 
 CREATE TABLE IF NOT EXISTS consent_events (
     id        bigserial PRIMARY KEY,
@@ -57,6 +59,17 @@ CREATE TABLE IF NOT EXISTS idempotency_records (
     PRIMARY KEY (tenant, user_id, key)
 );
 
+-- One row per write request in progress (adapters/write_fence.py): the erasure saga waits until
+-- none of the user's leases is unexpired before it deletes, so no write that began before the
+-- mark lands after the deletes. Expiry bounds a writer that died without ending its lease.
+CREATE TABLE IF NOT EXISTS write_leases (
+    tenant     text NOT NULL,
+    user_id    text NOT NULL,
+    lease_id   text NOT NULL,
+    expires_at timestamptz NOT NULL,
+    PRIMARY KEY (tenant, user_id, lease_id)
+);
+
 -- Every accepted turn, durably, before anything else is derived from it.
 CREATE TABLE IF NOT EXISTS turn_log (
     tenant         text NOT NULL,
@@ -90,7 +103,11 @@ SELECT create_hypertable('task_events', 'ts', chunk_time_interval => INTERVAL '1
 CREATE INDEX IF NOT EXISTS task_events_user_ts ON task_events (tenant, user_id, ts DESC);
 CREATE INDEX IF NOT EXISTS task_events_task_ts ON task_events (tenant, user_id, task_id, ts DESC);
 
--- Append-only: rows are never updated; they are deleted only by an erasure, which says so.
+-- Append-only: rows are deleted only by an erasure, which says so, and the only update is a
+-- redaction (adapters/audit_log.py): when a consent is withdrawn, what an entry said about the
+-- content it allowed (its before/after) goes, while who did what, when and how sure stays.
+-- The runtime role may only INSERT and SELECT (see "privileges" at the end): both the erasure and
+-- the redaction go through SECURITY DEFINER functions owned by the schema owner.
 CREATE TABLE IF NOT EXISTS audit_log (
     id         bigserial PRIMARY KEY,
     at         timestamptz NOT NULL DEFAULT now(),
@@ -107,10 +124,22 @@ CREATE TABLE IF NOT EXISTS audit_log (
 );
 CREATE INDEX IF NOT EXISTS audit_log_user ON audit_log (tenant, user_id, at);
 
+-- Any session may set engram.erasure / engram.redaction, so the trigger is no barrier against the
+-- runtime (its missing UPDATE/DELETE privileges are). It keeps a redaction to its shape and stops
+-- an owner's stray statement; the definer functions below set the flags for their own duration.
 CREATE OR REPLACE FUNCTION audit_log_guard() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF TG_OP = 'DELETE' AND current_setting('engram.erasure', true) = 'on' THEN
         RETURN OLD;
+    END IF;
+    IF TG_OP = 'UPDATE' AND current_setting('engram.redaction', true) = 'on'
+       AND (NEW.id, NEW.at, NEW.tenant, NEW.user_id, NEW.actor, NEW.action, NEW.store, NEW.item_id, NEW.source,
+            NEW.confidence) IS NOT DISTINCT FROM (OLD.id, OLD.at, OLD.tenant, OLD.user_id, OLD.actor, OLD.action,
+            OLD.store, OLD.item_id, OLD.source, OLD.confidence)
+       -- A redaction only takes away (and says so): each side is within what it was, plus the mark.
+       AND (NEW.before IS NULL OR NEW.before <@ (COALESCE(OLD.before, '{}') || '{"redacted": true}'))
+       AND (NEW.after IS NULL OR NEW.after <@ (COALESCE(OLD.after, '{}') || '{"redacted": true}')) THEN
+        RETURN NEW;
     END IF;
     RAISE EXCEPTION 'audit_log is append-only (% refused)', TG_OP;
 END $$;
@@ -141,6 +170,25 @@ CREATE TABLE IF NOT EXISTS archive_days (
     rows            jsonb NOT NULL,
     verified_at     timestamptz NOT NULL DEFAULT now()
 );
+
+-- Which archived object version holds which live row (issue 10: retention by identity, not by
+-- counts). The shard writer records every row it writes to a part or finds in one; retention drops
+-- a day's chunks only if each of their rows is held by an object of the day's verified manifest
+-- (same key and SHA-256). row_key is the live row's own key (domain.archive.*_row_key, ids in
+-- clear, as the hot tables hold them), so retention needs no user's key; the archive itself holds
+-- only a keyed form of it. A user's rows go with their erasure (adapters/erasure_store.USER_TABLES);
+-- turns' and tasks' with the chunks they describe.
+CREATE TABLE IF NOT EXISTS archive_rows (
+    day           date NOT NULL,
+    kind          text NOT NULL,
+    row_key       text NOT NULL,
+    object_key    text NOT NULL,
+    object_sha256 text NOT NULL,
+    tenant        text NOT NULL,
+    user_id       text NOT NULL,
+    PRIMARY KEY (day, kind, row_key, object_key, object_sha256)
+);
+CREATE INDEX IF NOT EXISTS archive_rows_user ON archive_rows (tenant, user_id);
 
 -- Behaviour habits kept as aggregate statistics only (no content, no event ids): how often a
 -- user produced each event type per weekday (0 = Monday) and UTC hour. Recomputed by the
@@ -175,3 +223,84 @@ CREATE TABLE IF NOT EXISTS erasure_jobs (
 );
 -- At most one running erasure per user: a repeated request gets the running job back.
 CREATE UNIQUE INDEX IF NOT EXISTS erasure_jobs_running ON erasure_jobs (tenant, user_ref) WHERE status = 'RUNNING';
+
+-- ---------------------------------------------------------------- privileges
+-- This file runs as the schema owner (engram.migrate with ENGRAM_POSTGRES_OWNER_DSN). The functions
+-- connect as a login role that is a member of engram_runtime (migrate creates that login from the
+-- runtime's own credentials), so what the runtime may do is decided here. Roles are per cluster:
+-- stages sharing a cluster share engram_runtime.
+DO $$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'engram_runtime') THEN
+        CREATE ROLE engram_runtime NOLOGIN;
+    END IF;
+END $$;
+
+-- The one way audit rows are deleted: the erasure of a user, and only of a user marked as being
+-- erased (the saga's mark step), so the runtime cannot quietly drop someone else's trail.
+CREATE OR REPLACE FUNCTION engram_erase_user_audit(p_tenant text, p_user_id text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET engram.erasure = 'on' AS $$
+DECLARE
+    deleted bigint;
+BEGIN
+    IF NOT EXISTS (SELECT FROM users WHERE tenant = p_tenant AND user_id = p_user_id AND erasing) THEN
+        RAISE EXCEPTION 'audit rows are erased only for a user being erased'
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
+    DELETE FROM audit_log WHERE tenant = p_tenant AND user_id = p_user_id;
+    GET DIAGNOSTICS deleted = ROW_COUNT;
+    RETURN deleted;
+END $$;
+
+-- The one way audit rows change: a redaction (adapters/audit_log.py), whose shape the trigger checks.
+CREATE OR REPLACE FUNCTION engram_redact_user_audit(p_tenant text, p_user_id text, p_store text, p_keys text[])
+    RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public
+    SET engram.redaction = 'on' AS $$
+DECLARE
+    changed bigint;
+BEGIN
+    UPDATE audit_log
+       SET before = CASE WHEN before ?| p_keys THEN (before - p_keys) || '{"redacted": true}'::jsonb ELSE before END,
+           after = CASE WHEN after ?| p_keys THEN (after - p_keys) || '{"redacted": true}'::jsonb ELSE after END
+     WHERE tenant = p_tenant AND user_id = p_user_id AND store = p_store AND (before ?| p_keys OR after ?| p_keys);
+    GET DIAGNOSTICS changed = ROW_COUNT;
+    RETURN changed;
+END $$;
+
+-- drop_chunks needs the hypertable's owner: retention (adapters/archive_source.py) drops archived
+-- days through this, and only of the two archived hypertables.
+CREATE OR REPLACE FUNCTION engram_drop_chunks(p_table text, p_older_than timestamptz, p_newer_than timestamptz)
+    RETURNS integer LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+DECLARE
+    dropped integer;
+BEGIN
+    IF p_table NOT IN ('turn_log', 'task_events') THEN
+        RAISE EXCEPTION 'engram_drop_chunks: % is not an archived hypertable', p_table
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT count(*) INTO dropped
+      FROM drop_chunks(p_table::regclass, older_than => p_older_than, newer_than => p_newer_than);
+    RETURN dropped;
+END $$;
+
+REVOKE ALL ON FUNCTION engram_erase_user_audit(text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION engram_redact_user_audit(text, text, text, text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION engram_drop_chunks(text, timestamptz, timestamptz) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION engram_erase_user_audit(text, text) TO engram_runtime;
+GRANT EXECUTE ON FUNCTION engram_redact_user_audit(text, text, text, text[]) TO engram_runtime;
+GRANT EXECUTE ON FUNCTION engram_drop_chunks(text, timestamptz, timestamptz) TO engram_runtime;
+
+-- Only the owner creates objects (PostgreSQL 15's default already; said for older servers).
+REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+GRANT USAGE ON SCHEMA public TO engram_runtime;
+-- Every table: read and write rows, nothing else (no TRUNCATE, REFERENCES, TRIGGER). Granted anew
+-- on every run, so each narrowing below must come after it. Tables created later get the same
+-- through the default privileges; one that needs less says so below.
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO engram_runtime;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO engram_runtime;
+ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO engram_runtime;
+ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE ON SEQUENCES TO engram_runtime;
+-- Append-only for the runtime: INSERT and SELECT only.
+REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM engram_runtime;
+-- API keys are registered (an upsert), never deleted by the runtime.
+REVOKE DELETE, TRUNCATE ON tenant_keys FROM engram_runtime;

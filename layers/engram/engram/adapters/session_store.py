@@ -148,6 +148,33 @@ class SessionStore:
             refs.append(SessionRef(scope, device_id, session_id))
         return refs
 
+    def redact_turns(self, scope: Scope) -> int:
+        """Child mode, applied to the working memory it found: each turn keeps its id, role and
+        time, as a child's new turns are written."""
+        try:
+            return sum(self._redact_session(session_key(ref) + ":turn") for ref in self.sessions_of(scope))
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"session store: {exc}") from exc
+
+    def _redact_session(self, key: str) -> int:
+        # WATCH: a session that expires (or takes a new turn) meanwhile is read again, so the HSET
+        # never recreates an expired hash without its TTL. HSET itself leaves the TTL as it was.
+        with self.client.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    pipe.watch(key)
+                    stored = {mid: json.loads(raw) for mid, raw in pipe.hgetall(key).items()}
+                    blanked = {mid: json.dumps({**turn, "content": ""}, ensure_ascii=False)
+                               for mid, turn in stored.items() if turn.get("content")}
+                    if not blanked:
+                        return 0
+                    pipe.multi()
+                    pipe.hset(key, mapping=blanked)
+                    pipe.execute()
+                    return len(blanked)
+                except redis.WatchError:
+                    continue
+
     def delete_user(self, scope: Scope) -> int:
         """Every device and session of the user; returns how many keys went."""
         try:

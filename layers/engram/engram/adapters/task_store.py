@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
@@ -19,6 +20,15 @@ _LATEST = """
         FROM task_events WHERE tenant = %(tenant)s AND user_id = %(user)s
         ORDER BY task_id, ts DESC
     ) latest WHERE status = ANY(%(statuses)s) ORDER BY ts DESC LIMIT %(limit)s
+"""
+
+
+# The metadata of a task change with only the given keys, those in %(blank)s emptied
+# (``domain.consent.redacted_metadata`` is the same rule in Python).
+_REDACTED_METADATA = """
+    (SELECT COALESCE(jsonb_object_agg(key, CASE WHEN key = ANY(%(blank)s) THEN to_jsonb(''::text) ELSE value END),
+                     '{}'::jsonb)
+     FROM jsonb_each(metadata) WHERE key = ANY(%(keep)s) OR key = ANY(%(blank)s))
 """
 
 
@@ -68,3 +78,11 @@ class TaskStore:
         with self._clients.pg() as conn:
             return conn.execute("DELETE FROM task_events WHERE tenant = %s AND user_id = %s",
                                 (scope.tenant, scope.user_id)).rowcount
+
+    def redact_metadata(self, scope: Scope, keep: tuple[str, ...], blank: tuple[str, ...]) -> int:
+        # A row already redacted is not rewritten, so a retry reports what it changed: nothing.
+        with self._clients.pg() as conn:
+            return conn.execute(
+                sql.SQL("UPDATE task_events SET metadata = {redacted} WHERE tenant = %(t)s AND user_id = %(u)s "
+                        "AND metadata IS DISTINCT FROM {redacted}").format(redacted=sql.SQL(_REDACTED_METADATA)),
+                {"t": scope.tenant, "u": scope.user_id, "keep": list(keep), "blank": list(blank)}).rowcount

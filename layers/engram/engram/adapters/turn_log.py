@@ -45,3 +45,10 @@ class TurnLog:
         with self._clients.pg() as conn:
             return conn.execute("DELETE FROM turn_log WHERE tenant = %s AND user_id = %s",
                                 (scope.tenant, scope.user_id)).rowcount
+
+    def redact_content(self, scope: Scope) -> int:
+        """Child mode, applied to what was said before it was on: the rows keep their ids, role,
+        times and hash, as a child's new turns are written."""
+        with self._clients.pg() as conn:
+            return conn.execute("UPDATE turn_log SET content = NULL WHERE tenant = %s AND user_id = %s "
+                                "AND content IS NOT NULL", (scope.tenant, scope.user_id)).rowcount

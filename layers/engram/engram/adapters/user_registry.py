@@ -1,6 +1,14 @@
-"""UserRegistry: consent, child mode, erasure state and linked devices of each user."""
+"""UserRegistry: consent, child mode, erasure state and linked devices of each user.
+
+The erasure fence of the background jobs is a ``FOR SHARE`` lock on the users' rows, the lock the
+write fence (``adapters.write_fence``) takes for one request: ``mark_erasing`` updates the row, so
+it waits until the job's block ends, and a job starting after a mark sees the flag.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from psycopg.rows import dict_row
 
@@ -20,6 +28,36 @@ class UserRegistry:
                         "FROM users WHERE tenant = %s AND user_id = %s", (scope.tenant, scope.user_id))
             row = cur.fetchone()
         return UserState(**row, known=True) if row else UserState()
+
+    def erasing_users(self, tenant: str | None = None) -> set[Scope]:
+        with self._clients.pg() as conn:
+            rows = conn.execute("SELECT tenant, user_id FROM users WHERE erasing AND (%(t)s::text IS NULL "
+                                "OR tenant = %(t)s)", {"t": tenant}).fetchall()
+        return {Scope(t, u) for t, u in rows}
+
+    def is_erasing(self, scope: Scope) -> bool:
+        with self._clients.pg() as conn:
+            row = conn.execute("SELECT erasing FROM users WHERE tenant = %s AND user_id = %s",
+                               (scope.tenant, scope.user_id)).fetchone()
+        return bool(row and row[0])
+
+    @contextmanager
+    def erasure_fence(self, scopes: Iterable[Scope]) -> Iterator[set[Scope]]:
+        owners = sorted({(s.tenant, s.user_id) for s in scopes})
+        if not owners:
+            yield set()
+            return
+        tenants, users = [t for t, _ in owners], [u for _, u in owners]
+        with self._clients.pg() as conn, conn.transaction():
+            # A missing row would lock nothing, and a mark inserting the user's marker row would
+            # not wait: every user gets a row first (what ``ensure`` would make anyway).
+            conn.execute("INSERT INTO users (tenant, user_id) SELECT * FROM unnest(%s::text[], %s::text[]) "
+                         "ON CONFLICT DO NOTHING", (tenants, users))
+            rows = conn.execute(
+                "SELECT u.tenant, u.user_id, u.erasing FROM users u JOIN unnest(%s::text[], %s::text[]) AS o(t, u) "
+                "ON u.tenant = o.t AND u.user_id = o.u ORDER BY u.tenant, u.user_id FOR SHARE OF u",
+                (tenants, users)).fetchall()
+            yield {Scope(t, u) for t, u, erasing in rows if erasing}
 
     def ensure(self, scope: Scope) -> None:
         with self._clients.pg() as conn:

@@ -17,7 +17,7 @@ from ..domain.cleaning import validate_id
 from ..domain.model import Scope
 from ..domain.records import SessionRef
 from ..errors import DecryptionFailed, EngramError, KeyDestroyed, PayloadTooLarge, Unauthorized, ValidationFailed
-from ..service.users import tenant_for_key
+from ..service.users import tenant_for_key, write_lease
 
 _KEY_CACHE: dict[str, tuple[str, float]] = {}
 _KEY_TTL_S = 60.0
@@ -70,6 +70,14 @@ def run_idempotent(deps: Dependencies, request_: Request, scope: Scope, key: str
                                field="Idempotency-Key")
     fingerprint = hashlib.sha256(json.dumps([request_.method, request_.url.path, str(request_.url.query), body],
                                             sort_keys=True, default=str).encode()).hexdigest()
+    # The record is a write of the user's too: claimed and completed under their write lease,
+    # so an erasure's delete steps never run between the two and leave a record behind.
+    with write_lease(deps, scope):
+        return _run_once(deps, scope, key, fingerprint, action, status)
+
+
+def _run_once(deps: Dependencies, scope: Scope, key: str, fingerprint: str, action: Callable[[], dict],
+              status: int) -> JSONResponse:
     idem = deps.idempotency
     stored = idem.claim(scope, key, fingerprint)
     if stored is not None:

@@ -12,7 +12,7 @@ from ..domain.cleaning import ID_PATTERN
 from ..domain.limits import TIME_RANGE_TEXT
 from ..domain.model import EventType
 from ..service import erasure, memories, profile, tasks, users, working_memory
-from ..service.export import export_chunks
+from ..service.export import deliver
 from ..service.ingestion import ingest
 from ..service.recall import RecallRequest, recall
 from . import links
@@ -151,15 +151,20 @@ def get_erasure_job(job_id: PathStr, tenant_id: str = Tenant, deps: Dependencies
     return erasure.job_view(deps, tenant_id, job_id)
 
 
+EXPORT_SHAPES = {"oneOf": [s.ExportDocument.model_json_schema(), s.ExportLink.model_json_schema()]}
+
+
 @router.get("/users/{user_id}/export", response_class=StreamingResponse,
-            responses={200: {"content": {"application/json": {"schema": s.ExportDocument.model_json_schema()}},
-                             "description": "everything held about the user, streamed"}})
-def get_export(user_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
-    chunks = export_chunks(deps, scope_of(tenant_id, user_id))
-    first = next(chunks)  # fail before the 200 goes out if a store is down
-    return StreamingResponse(_prepend(first, chunks), media_type="application/json")
-
-
-def _prepend(first: str, rest):
-    yield first
-    yield from rest
+            responses={200: {"content": {"application/json": {"schema": EXPORT_SHAPES}},
+                             "description": "everything held about the user: the document itself, or, when it is "
+                                            "too large for one response (or delivery=url), a link to it"}})
+def get_export(user_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps,
+               delivery: str = Query("auto", pattern="^(auto|url)$",
+                                     description="auto: the document inline unless it is too large, then a link; "
+                                                 "url: always a link")):
+    result = deliver(deps, scope_of(tenant_id, user_id), delivery=delivery)
+    if isinstance(result, dict):
+        # The URL is a credential for its lifetime: no cache along the way may keep it.
+        return JSONResponse(s.ExportLink.model_validate(result).model_dump(), headers={"Cache-Control": "no-store"})
+    # Produced in full before the 200 goes out, so a store that is down is a clean 503.
+    return StreamingResponse(iter(result), media_type="application/json")

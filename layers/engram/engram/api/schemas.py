@@ -351,3 +351,16 @@ class ExportDocument(_Out):
     episodes: list[dict[str, Any]]
     turns: list[dict[str, Any]]
     audit: list[dict[str, Any]]
+
+
+class ExportLink(BaseModel):
+    """An export too large to answer inline (its body would not fit in a Lambda response), or one
+    asked for with ``delivery=url``: the same document, stored encrypted, behind a pre-signed URL
+    that needs no API key and stops working at ``expires_at``. A client tells the two answers
+    apart by ``export_url``, which a document never has."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    export_url: str = Field(description="GET it (no Authorization header) for the export document")
+    expires_at: str = Field(description="ISO 8601 UTC; ENGRAM_EXPORT_URL_TTL_S after the answer")
+    bytes: StrictInt = Field(ge=0, description="size of the stored document (UTF-8 JSON)")

@@ -11,11 +11,14 @@ earlier run wrote instead of writing beside it.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import NamedTuple
 
+from .crypto import DataKey
 from .keys import encode_parts
 
 KINDS = ("turns", "events", "tasks")
@@ -112,6 +115,55 @@ def task_row_key(row: dict) -> str:
 
 def _ts(value) -> str:
     return value.astimezone(UTC).isoformat() if isinstance(value, datetime) else str(value)
+
+
+class Held(NamedTuple):
+    """A live row (owner and row key) and the archived object version (key, SHA-256) holding it."""
+
+    tenant: str
+    user_id: str
+    row_key: str
+    key: str
+    sha256: str
+
+
+class LiveRow(NamedTuple):
+    kind: str
+    tenant: str
+    user_id: str
+    row_key: str
+
+
+# -- pseudonyms: what a sealed archive holds instead of the ids that name a user -------------------
+# HMAC-SHA-256 under the user's data key: stable for as long as the key lives (the shard writer
+# recognises its own rows, the reader and the eraser find the user's), meaningless without it, and
+# unlinkable for good once it is shredded. Event and task ids are pseudonymised too: both are
+# SHA-256 of (tenant, user, message id), and message ids stay in clear, so trying candidate user
+# ids against them would name the user. '#' is outside every valid id (domain.cleaning.ID_PATTERN):
+# no user id, archived in clear before pseudonyms or with sealing off, can equal a pseudonym.
+_PSEUDONYM = {"user": "#u:", "row": "#r:", "event": "#e:", "task": "#t:"}
+
+
+def pseudonym(key: DataKey, what: str, value: str) -> str:
+    digest = hmac.new(key.key, f"archive:{what}\x1f{value}".encode(), hashlib.sha256).hexdigest()[:32]
+    return _PSEUDONYM[what] + digest
+
+
+def user_pseudonym(key: DataKey, tenant: str, user_id: str) -> str:
+    return pseudonym(key, "user", encode_parts(tenant, user_id))
+
+
+# Sealed event types are padded to one width: AES-GCM keeps the plaintext's length, and "health" is
+# the only six-letter type.
+TYPE_WIDTH = 16
+
+
+def pad_type(value: str) -> str:
+    return value.ljust(TYPE_WIDTH)
+
+
+def unpad_type(value: str) -> str:
+    return value.rstrip(" ")
 
 
 # -- manifests and verification ------------------------------------------------------------------

@@ -122,3 +122,14 @@ def blind_name(data_key: DataKey, label: str, name: str) -> str:
     norm = " ".join(name.lower().split())
     digest = hmac.new(data_key.key, f"{label}\x1f{norm}".encode(), hashlib.sha256).hexdigest()[:24]
     return f"sealed:{digest}"
+
+
+def keyed_digest(data_key: DataKey, purpose: str, text: str) -> str:
+    """A content hash only the user's key can recompute: an unkeyed SHA-256 of a short sentence
+    beside its ciphertext would confirm a guess (and outlive the shred)."""
+    return hmac.new(data_key.key, f"digest\x1f{purpose}\x1f{text}".encode(), hashlib.sha256).hexdigest()
+
+
+def blind_term(data_key: DataKey, term: str) -> str:
+    """One blind-index token (``domain.blind_index``): equal terms of one user, equal tokens."""
+    return "b" + hmac.new(data_key.key, f"blind\x1f{term}".encode(), hashlib.sha256).hexdigest()[:20]

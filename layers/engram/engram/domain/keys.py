@@ -168,3 +168,22 @@ def erasure_audit_subject(job_id: str) -> str:
     (``domain.cleaning.ID_PATTERN``), so no user can be this subject: erasing or exporting a
     user never reaches the record that an erasure happened."""
     return f"#erasure:{job_id}"
+
+
+# -- S3: stored exports -----------------------------------------------------------------------------
+
+EXPORT_ROOT = "exports"
+
+
+def export_prefix(scope: Scope) -> str:
+    """What the key of every stored export of the user begins with, and no other owner's does.
+    A digest, not the encoding itself: S3 neither encrypts key names nor keeps them out of access
+    logs and inventories, so a key must not name its owner."""
+    return f"{EXPORT_ROOT}/{digest_parts('export', scope.tenant, scope.user_id)}/"
+
+
+def export_key(scope: Scope, token: str) -> str:
+    """One stored export of the user; ``token`` is random, so a key cannot be guessed."""
+    if not token or "/" in token:
+        raise ValueError("an export token is one non-empty path segment")
+    return f"{export_prefix(scope)}{token}.json"

@@ -117,7 +117,9 @@ class ProfileEdge(TypedDict):
 
 
 class EpisodeDoc(TypedDict):
-    """An episodic event as indexed: what was said (unless child mode), when, how sure."""
+    """An episodic event as indexed: what was said (unless child mode), when, how sure. A sensitive
+    event holds ``text``/``summary``/``context`` and ``keywords`` sealed (``eg1:``) and its terms as
+    ``blind_terms`` (``service.privacy.seal_episode``); ``raw_sha256`` is keyed by the user's key."""
 
     event_id: str
     type: str
@@ -125,6 +127,7 @@ class EpisodeDoc(TypedDict):
     text: str
     context: str
     keywords: list[str]
+    blind_terms: NotRequired[list[str]]
     raw_sha256: str
     message_ids: list[str]
     session_id: str

@@ -3,13 +3,16 @@
 Each step is one function called by one Lambda (functions/archive/app.py) and chained by
 statemachines/archive.asl.json; ``archive_day`` runs them in-process (CLI fallback, benchmark).
 
-Idempotency: a row is archived once. Each shard's existing parts are read back (the ``row_key``
-column only) and only rows not yet there are written, as the next part. A re-run of a finished
-day therefore writes nothing; a crashed run resumes; late rows of an archived day land in a new
-part and the manifest lists it. Object keys depend on (kind, day, shard, part) only.
+Idempotency: a row is archived once. Each shard's existing parts are read back and only rows
+whose ``row_key`` no part holds are written, as the next part. A re-run of a finished day
+therefore writes nothing; a crashed run resumes; late rows of an archived day land in a new part
+and the manifest lists it. Object keys depend on (kind, day, shard, part) only. Every run records
+which part version holds each live row (``archive_rows``): that, not a count, is what retention
+checks before it drops a day's chunks.
 
-Sensitive columns are sealed with the user's data key (adapters.key_store) when it is available,
-so crypto-shredding a user makes their WORM-locked archive copies unreadable.
+Rows are sealed and pseudonymised under the user's data key (``service.archive_rows``), so
+crypto-shredding a user makes their WORM-locked archive copies unreadable and unlinkable. Users
+being erased are left out of every run.
 """
 
 from __future__ import annotations
@@ -22,101 +25,19 @@ from ..bootstrap import Dependencies
 from ..domain import crypto
 from ..domain.archive import (
     KINDS,
+    Held,
     build_manifest,
-    day_bounds,
-    event_row_key,
     manifest_bytes,
     manifest_key,
     next_part_key,
     parse_day,
     sha256_hex,
     shard_of,
-    task_row_key,
-    turn_row_key,
     verification_failures,
 )
 from ..domain.model import Scope
 from ..errors import ArchiveVerificationFailed, EngramError
-from ..ports import KeyStore
-
-# What a sealed value is bound to besides its owner (crypto.associated_data's purpose).
-# Turn content uses the turn log's own purpose: a turn the ingestion already sealed (sensitive) is
-# copied as it is, and one reader opens both.
-PURPOSE = {"content": "turn", "summary": "archive:event.summary", "text": "archive:event.text",
-           "context": "archive:event.context", "keywords": "archive:event.keywords",
-           "metadata": "archive:task.metadata"}
-
-
-def sealer(deps: Dependencies) -> KeyStore | None:
-    """The per-user key store (privacy layer); ENGRAM_ARCHIVE_SEAL=false leaves the archive in
-    plaintext (and says so in its ``sealed`` column)."""
-    return deps.keys if deps.settings.archive_seal else None
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.astimezone(UTC).isoformat() if value else None
-
-
-# -- rows ------------------------------------------------------------------------------------------
-
-def _seal(keys: KeyStore | None, scope: Scope, column: str, value: str | None) -> str | None:
-    if keys is None or value is None or value == "" or crypto.is_sealed(value):
-        return value
-    return keys.seal(scope, value, PURPOSE[column])
-
-
-def turn_rows(deps: Dependencies, day: date, shard: int, shards: int) -> list[dict]:
-    keys = sealer(deps)
-    out = []
-    for row in deps.archive_source.turns(day, shard, shards):
-        scope = Scope(row["tenant"], row["user_id"])
-        out.append({**row, "row_key": turn_row_key(row), "content": _seal(keys, scope, "content", row["content"]),
-                    "sealed": keys is not None})
-    return out
-
-
-def task_rows(deps: Dependencies, day: date, shard: int, shards: int) -> list[dict]:
-    keys = sealer(deps)
-    out = []
-    for row in deps.archive_source.task_changes(day, shard, shards):
-        scope = Scope(row["tenant"], row["user_id"])
-        metadata = json.dumps(row["metadata"], sort_keys=True, ensure_ascii=False)
-        out.append({**row, "row_key": task_row_key(row), "metadata": _seal(keys, scope, "metadata", metadata),
-                    "sealed": keys is not None})
-    return out
-
-
-def event_rows(deps: Dependencies, day: date, shard: int, shards: int) -> list[dict]:
-    keys = sealer(deps)
-    start, end = day_bounds(day)
-    docs = [d for d in deps.episodes.events_between(_iso(start), _iso(end))
-            if shard_of(d["tenant"], d["user_id"], shards) == shard]
-    out = []
-    for doc in sorted(docs, key=lambda d: (d["tenant"], d["user_id"], d["ts"], d["event_id"])):
-        scope = Scope(doc["tenant"], doc["user_id"])
-        out.append({
-            "tenant": doc["tenant"], "user_id": doc["user_id"], "event_id": doc["event_id"], "type": doc["type"],
-            "summary": _seal(keys, scope, "summary", doc.get("summary")),
-            "text": _seal(keys, scope, "text", doc.get("text")),
-            "context": _seal(keys, scope, "context", doc.get("context")),
-            "keywords": [_seal(keys, scope, "keywords", k) for k in doc.get("keywords") or []],
-            "raw_sha256": doc.get("raw_sha256"), "message_ids": list(doc.get("message_ids") or []),
-            "session_id": doc.get("session_id"), "device_id": doc.get("device_id"),
-            "ts": _parse(doc["ts"]), "occurred_at": _parse(doc.get("occurred_at")),
-            "confidence": float(doc.get("confidence", 0.0)), "trust_source": doc.get("trust_source") or "rule",
-            "weight": float(doc.get("weight", 1.0)), "tags": list(doc.get("tags") or []),
-            "sensitive": bool(doc.get("sensitive")), "evicted": bool(doc.get("evicted")),
-            "archived": bool(doc.get("archived")), "merged_count": int(doc.get("merged_count") or 1),
-            "sealed": keys is not None, "row_key": event_row_key(doc)})
-    return out
-
-
-def _parse(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
-
-
-_ROWS = {"turns": turn_rows, "events": event_rows, "tasks": task_rows}
-
+from .archive_rows import PURPOSE, Protected, archive_owner_ids, parse_time, protected_rows
 
 # -- steps -----------------------------------------------------------------------------------------
 
@@ -138,34 +59,61 @@ def plan(deps: Dependencies, day: str | date, shards: int | None = None) -> dict
             "work": [{"day": day.isoformat(), "shard": s, "shards": n} for s in range(n)]}
 
 
-def archive_shard(deps: Dependencies, day: str | date, shard: int, shards: int) -> dict:
-    """Write the shard's rows of the day that no earlier part holds; list every part."""
-    day, store = parse_day(day), deps.archive
-    objects, written = [], 0
-    for kind in KINDS:
-        existing = store.parts(kind, day, shard)
-        done: set[str] = set()
-        for key in existing:
-            data = store.get(key)
-            if data is None:
-                continue
-            try:
-                table = read_parquet(data)
-            except Exception as exc:  # noqa: BLE001 - a part we cannot read is a corrupt archive
-                deps.archive_source.unmark(day)
-                raise ArchiveVerificationFailed(f"{key}: existing part unreadable ({str(exc)[:120]})") from exc
-            done.update(table.column("row_key").to_pylist())
-            objects.append({"key": key, "sha256": sha256_hex(data), "rows": table.num_rows, "kind": kind,
-                            "shard": shard})
-        fresh = [r for r in _ROWS[kind](deps, day, shard, shards) if r["row_key"] not in done]
-        if not fresh:
+def _existing_parts(deps: Dependencies, kind: str, day: date, shard: int) -> tuple[list[dict], dict]:
+    """The shard's parts of the day (manifest entries), and which part version holds each
+    ``row_key`` they contain."""
+    entries, holder = [], {}
+    for key in deps.archive.parts(kind, day, shard):
+        data = deps.archive.get(key)
+        if data is None:
             continue
-        data = parquet_bytes(to_table(kind, fresh))
-        key = next_part_key(kind, day, shard, existing)
-        store.put_locked(key, data, rows=len(fresh), content_type="application/vnd.apache.parquet")
-        objects.append({"key": key, "sha256": sha256_hex(data), "rows": len(fresh), "kind": kind, "shard": shard})
-        written += len(fresh)
-    return {"day": day.isoformat(), "shard": shard, "objects": objects, "rows_written": written}
+        try:
+            table = read_parquet(data)
+        except Exception as exc:  # noqa: BLE001 - a part we cannot read is a corrupt archive
+            deps.archive_source.unmark(day)
+            raise ArchiveVerificationFailed(f"{key}: existing part unreadable ({str(exc)[:120]})") from exc
+        entry = {"key": key, "sha256": sha256_hex(data), "rows": table.num_rows, "kind": kind, "shard": shard}
+        holder.update(dict.fromkeys(table.column("row_key").to_pylist(), (key, entry["sha256"])))
+        entries.append(entry)
+    return entries, holder
+
+
+def _held_by(holder: dict, row: Protected) -> tuple[str, str] | None:
+    # A part written before pseudonyms (or with sealing off) holds the row's own key.
+    return holder.get(row.row["row_key"]) or holder.get(row.identity)
+
+
+def archive_shard(deps: Dependencies, day: str | date, shard: int, shards: int) -> dict:
+    """Write the shard's rows of the day that no earlier part holds; list every part; record in
+    ``archive_rows`` which part holds each live row. Users being erased are left out: their rows are
+    not sealed, no key is made for them, and none of their rows reaches an object after their mark."""
+    day, store = parse_day(day), deps.archive
+    skip = deps.users.erasing_users()  # the first look: no key is asked for them
+    objects, written, left_out = [], 0, set()
+    for kind in KINDS:
+        entries, holder = _existing_parts(deps, kind, day, shard)
+        objects += entries
+        rows, skipped = protected_rows(deps, kind, day, shard, shards, skip)
+        left_out |= skipped
+        # The second look, under the fence: a user marked since the first is left out, and a mark
+        # from now on waits until the part and its records are written, before the saga deletes.
+        with deps.users.erasure_fence({r.owner for r in rows}) as erasing:
+            left_out |= erasing
+            rows = [r for r in rows if r.owner not in erasing]
+            fresh = [r for r in rows if _held_by(holder, r) is None]
+            if fresh:
+                data = parquet_bytes(to_table(kind, [r.row for r in fresh]))
+                key = next_part_key(kind, day, shard, [e["key"] for e in entries])
+                store.put_locked(key, data, rows=len(fresh), content_type="application/vnd.apache.parquet")
+                objects.append({"key": key, "sha256": sha256_hex(data), "rows": len(fresh), "kind": kind,
+                                "shard": shard})
+                holder.update(dict.fromkeys((r.row["row_key"] for r in fresh), (key, objects[-1]["sha256"])))
+                written += len(fresh)
+            deps.archive_source.record_held(day, kind, [Held(r.owner.tenant, r.owner.user_id, r.identity,
+                                                             *_held_by(holder, r)) for r in rows])
+        skip |= left_out
+    return {"day": day.isoformat(), "shard": shard, "objects": objects, "rows_written": written,
+            "users_left_out": len(left_out)}
 
 
 def write_manifest(deps: Dependencies, day: str | date, shards: int, results: list[dict]) -> dict:
@@ -230,7 +178,7 @@ def archived_turns(deps: Dependencies, scope: Scope, *, message_ids: list[str] |
     """The user's original turns from the archive for ``days`` (only those day partitions and the
     user's shard are read), optionally only ``message_ids``; sealed content is opened with the
     user's key, and shows as None once the key was shredded."""
-    where = {"tenant": [scope.tenant], "user_id": [scope.user_id]}
+    where = {"tenant": [scope.tenant], "user_id": sorted(archive_owner_ids(deps.keys, scope))}
     if message_ids is not None:
         where["message_id"] = message_ids
     table = deps.archive.read("turns", days, shards=[shard_of(scope.tenant, scope.user_id,
@@ -265,7 +213,7 @@ def original_turns(deps: Dependencies, scope: Scope, hits: list, message_ids: li
     old_days = set()
     for item in hits:
         ts = item.provenance.get("ts") if hasattr(item, "provenance") else None
-        when = _parse(ts) if isinstance(ts, str) else None
+        when = parse_time(ts) if isinstance(ts, str) else None
         if when is not None and when < cutoff:
             old_days.add(when.date())
     found: list[dict] = []

@@ -2,15 +2,17 @@
 ``statemachines/erasure.asl.json``, run by its own Lambda (``functions/erasure/app.py``).
 
 validate -> mark (writes refused with 409) -> delete in parallel from redis, opensearch,
-postgres, neo4j and the archive (which also shreds the user's data key) -> verify (residue per
-store) -> record. Every step is idempotent (deleting what is gone deletes nothing), so Step
-Functions may retry any of them and a new job for the same user simply completes. Every step
-leaves an audit record under a pseudonymous subject (``domain.keys.erasure_audit_subject``, which
-no valid user id can equal): the user's own audit trail is erased with them; the record that an
-erasure happened names no one.
+postgres, neo4j and the archive (which also deletes the user's stored exports and shreds their
+data key) -> verify (residue per store) -> record. Every step is idempotent (deleting what is
+gone deletes nothing), so Step Functions may retry any of them and a new job for the same user
+simply completes. Every step leaves an audit record under a pseudonymous subject
+(``domain.keys.erasure_audit_subject``, which no valid user id can equal): the user's own audit
+trail is erased with them; the record that an erasure happened names no one.
 """
 
 from __future__ import annotations
+
+import time
 
 from ..bootstrap import Dependencies
 from ..domain.archive import shard_of
@@ -19,7 +21,7 @@ from ..domain.cleaning import validate_id
 from ..domain.keys import erasure_audit_subject
 from ..domain.model import Scope
 from ..domain.records import AuditEntry
-from ..errors import StoreUnavailable, ValidationFailed
+from ..errors import StoreUnavailable, ValidationFailed, WritesInFlight
 
 STORES = ("redis", "opensearch", "postgres", "neo4j", "archive")
 
@@ -79,10 +81,24 @@ def validate(deps: Dependencies, event: dict) -> dict:
 
 
 def mark(deps: Dependencies, event: dict) -> dict:
-    known = deps.erasure_jobs.mark_erasing(_scope(event))
-    deps.erasure_jobs.set_step(event["job_id"], "mark", {"status": "SUCCEEDED"})
-    _audit(deps, event, "mark", {"erasing": True})
+    """Refuse the user's writes, then wait for the writes that began before: the delete steps
+    start only once no write lease of the user is left (``service.users.write_lease``)."""
+    scope = _scope(event)
+    known = deps.erasure_jobs.mark_erasing(scope)
+    waited = _drain(deps, scope)
+    deps.erasure_jobs.set_step(event["job_id"], "mark", {"status": "SUCCEEDED", "drain_s": waited})
+    _audit(deps, event, "mark", {"erasing": True, "drain_s": waited})
     return {"erasing": True, "known": known}
+
+
+def _drain(deps: Dependencies, scope: Scope) -> float:
+    started = time.monotonic()
+    until = started + deps.settings.erasure_drain_s
+    while (held := deps.fence.in_flight(scope)) > 0:
+        if time.monotonic() >= until:
+            raise WritesInFlight(f"{held} write(s) of the user still in flight")
+        time.sleep(0.05)
+    return round(time.monotonic() - started, 3)
 
 
 def _delete(store: str, scope: Scope, deps: Dependencies) -> dict:
@@ -96,13 +112,17 @@ def _delete(store: str, scope: Scope, deps: Dependencies) -> dict:
     if store == "neo4j":
         return {"deleted": deps.graph.delete_user(scope)}
     if store == "archive":
+        # Stored exports are plain copies under the service's KMS key, out of reach of the
+        # shredding below: they must be deleted.
+        exports = deps.exports.delete_user(scope)
         eraser = deps.archive_eraser
         found = eraser.objects_of(scope, shard_of(scope.tenant, scope.user_id, deps.settings.archive_shards))
         deleted = [o["key"] for o in found if o["only_user"] and eraser.delete_all_versions(o["key"])]
         retained = [o["key"] for o in found if o["key"] not in deleted]
         # Shredding last: the key is what makes the retained copies unreadable.
         shredded = deps.keys.shred(scope)
-        return {"deleted": len(deleted), "retained_unreadable": retained, "key_shredded": shredded}
+        return {"deleted": len(deleted), "retained_unreadable": retained, "key_shredded": shredded,
+                "exports_deleted": exports}
     raise ValidationFailed(f"unknown store {store}", field="store")
 
 
@@ -127,8 +147,9 @@ def residue(scope: Scope, deps: Dependencies) -> dict[str, int]:
         "opensearch": deps.episodes.count(scope, tier="all"),
         "postgres": sum(n for table, n in rows.items() if table != "user_keys"),
         "neo4j": deps.graph.count_user(scope),
-        # The archive keeps WORM copies; what must be gone is the key that could read them.
-        "archive": rows.get("user_keys", 0),
+        # The archive keeps WORM copies; what must be gone is the key that could read them, and
+        # every stored export (readable by whoever holds a link until it is deleted).
+        "archive": rows.get("user_keys", 0) + deps.exports.count_user(scope),
     }
 
 

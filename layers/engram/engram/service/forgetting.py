@@ -7,6 +7,10 @@
   tagged ``merged`` and leave retrieval (kept, like small talk, for the archive);
 * behaviour patterns -> aggregate counts in Postgres, recomputed.
 Every change is audited. Re-running on the same day changes nothing more.
+
+Users being erased are left alone: the run skips those erasing when it starts, and each user's
+writes happen inside the erasure fence (``UserRegistry.erasure_fence``), which re-checks and holds
+a mark off until they are done, so nothing lands after the saga's deletes.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ def _now(now: str | datetime | None) -> datetime:
     if now is None:
         return datetime.now(UTC)
     return datetime.fromisoformat(now.replace("Z", "+00:00")) if isinstance(now, str) else now
+
+
+_NOTHING = {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
 
 
 def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
@@ -60,22 +67,28 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
         audit.append(AuditEntry("system", "merge", "episodes", merge.keep, "system", None, None,
                                 {"absorbed": merge.absorbed, "message_ids": merge.message_ids}))
 
-    deps.episodes.bulk_update([(scope, i, {**doc, "updated_at": stamp}) for i, doc in updates.items()])
-    if audit:
-        deps.audit.append(scope, audit)
-    patterns = deps.patterns.replace(scope, rules.behaviour_patterns(deps.episodes.all_for_user(scope)))
+    # Type and time, all the habits count, are what the updates above leave alone.
+    habits = rules.behaviour_patterns(deps.episodes.all_for_user(scope))
+    with deps.users.erasure_fence([scope]) as erasing:
+        if erasing:
+            return {**_NOTHING, "skipped": 1}
+        deps.episodes.bulk_update([(scope, i, {**doc, "updated_at": stamp}) for i, doc in updates.items()])
+        if audit:
+            deps.audit.append(scope, audit)
+        patterns = deps.patterns.replace(scope, habits)
     return {"archived": sum(1 for u in updates.values() if u.get("archived")),
             "downweighted": sum(1 for u in updates.values() if "weight" in u),
-            "merged": sum(len(m.absorbed) for m in merges), "pattern_rows": patterns}
+            "merged": sum(len(m.absorbed) for m in merges), "pattern_rows": patterns, "skipped": 0}
 
 
 def run_forgetting(deps: Dependencies, now: str | datetime | None = None, users: list[Scope] | None = None) -> dict:
     when = _now(now)
     scopes = users if users is not None else deps.episodes.users()
-    totals = {"users": 0, "archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
+    erasing = deps.users.erasing_users()
+    totals = {"users": 0, **_NOTHING, "skipped": 0}
     for scope in scopes:
-        report = forget_user(deps, scope, when)
-        totals["users"] += 1
-        for key in ("archived", "downweighted", "merged", "pattern_rows"):
+        report = {**_NOTHING, "skipped": 1} if scope in erasing else forget_user(deps, scope, when)
+        totals["users"] += 1 - report["skipped"]
+        for key in (*_NOTHING, "skipped"):
             totals[key] += report[key]
     return totals

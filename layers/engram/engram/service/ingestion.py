@@ -4,10 +4,17 @@
 (``domain.codec`` turns them into JSON), so the chain runs in-process (``run_ingest``, the API's
 path) or one Lambda per step under ``IngestStateMachine`` (``run_ingest_step``, the same steps
 between a JSON decode and encode).
+
+Consent reaches the chain at the extract step, which reads the user's state once and attaches it
+to the batch (``Permissions``): it decides whether the LLM extractor may read a turn, and the
+cleanse step withholds a child's words from the write step. The write step trusts neither: it
+reads the state itself, and afterwards takes back (``retroactive``) whatever it wrote under a
+consent withdrawn meanwhile.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -15,10 +22,13 @@ from ..bootstrap import Dependencies
 from ..domain.cleaning import clean_turn, order_turns, validate_id
 from ..domain.cleansing import cleanse as cleanse_extraction
 from ..domain.codec import from_jsonable, to_jsonable
+from ..domain.consent import Permissions
 from ..domain.extraction import extract_event, extract_facts
 from ..domain.model import Extraction, Role, Scope, Turn
-from ..errors import PayloadTooLarge, Unprocessable, ValidationFailed
+from ..errors import Conflict, PayloadTooLarge, Unprocessable, ValidationFailed
 from ..ports import LlmExtractor
+from .retroactive import take_back
+from .users import write_lease
 
 MAX_MESSAGES = 100
 
@@ -44,6 +54,7 @@ class ExtractedBatch:
     session_id: str
     device_id: str
     items: tuple[ExtractedTurn, ...]
+    permissions: Permissions = Permissions()
 
 
 def clean(scope: Scope, body: dict) -> TurnBatch:
@@ -68,19 +79,21 @@ def clean(scope: Scope, body: dict) -> TurnBatch:
     return TurnBatch(scope, session_id, device_id, tuple(order_turns(list(by_id.values()))))
 
 
-def extract(batch: TurnBatch, llm: LlmExtractor | None = None) -> ExtractedBatch:
-    """Rules first; the LLM (when configured) only adds facts the rules did not find."""
+def extract(batch: TurnBatch, llm: LlmExtractor | None = None,
+            permissions: Permissions = Permissions()) -> ExtractedBatch:
+    """Rules first; the LLM (when configured, and when ``permissions`` let it read the turn) only
+    adds facts the rules did not find."""
     items = []
     for turn in batch.turns:
         if turn.role is not Role.USER:
             items.append(ExtractedTurn(turn, None))
             continue
         facts = extract_facts(turn)
-        if llm is not None:
+        if llm is not None and permissions.llm_may_read(sensitive=any(f.sensitive for f in facts)):
             known = {(f.predicate, (f.object or "").lower()) for f in facts}
             facts += [f for f in llm.extract(turn) if (f.predicate, (f.object or "").lower()) not in known]
         items.append(ExtractedTurn(turn, extract_event(turn, facts), tuple(facts)))
-    return ExtractedBatch(batch.scope, batch.session_id, batch.device_id, tuple(items))
+    return ExtractedBatch(batch.scope, batch.session_id, batch.device_id, tuple(items), permissions)
 
 
 def cleanse(batch: ExtractedBatch) -> ExtractedBatch:
@@ -94,7 +107,16 @@ def cleanse(batch: ExtractedBatch) -> ExtractedBatch:
         event = cleanse_extraction(item.event, text, sent_at)
         facts = tuple(cleanse_extraction(f, text, sent_at) for f in item.facts)
         items.append(ExtractedTurn(item.turn, event, facts))
+    if batch.permissions.child_mode:
+        items = [_withheld(item) for item in items]
     return replace(batch, items=tuple(items))
+
+
+def _withheld(item: ExtractedTurn) -> ExtractedTurn:
+    """A child's turn as the write step gets it: what was said stops here, once it has been typed
+    and timed; the type, times, tags, ids and hash go on (and the write step stores no more)."""
+    event = replace(item.event, summary="", keywords=()) if item.event is not None else None
+    return ExtractedTurn(replace(item.turn, content=""), event, ())
 
 
 @dataclass(frozen=True)
@@ -111,15 +133,32 @@ def _clean(_deps: Dependencies, request: object) -> TurnBatch:
     return clean(scope, request.get("body"))
 
 
-def _route(deps: Dependencies, batch: object) -> dict:
-    from .routing import route  # routing writes to the stores; the first three steps are pure
+def _extract(deps: Dependencies, batch: TurnBatch) -> ExtractedBatch:
+    return extract(batch, deps.llm, Permissions.of(deps.users.state(batch.scope)))
 
-    return route(batch, deps)
+
+def _route(deps: Dependencies, batch: ExtractedBatch) -> dict:
+    from .routing import route  # routing writes to the stores; the steps before it only read consent
+
+    try:
+        return route(batch, deps)
+    finally:  # a write cut short may have written too: it is checked as well
+        _take_back_if_withdrawn(deps, batch)
+
+
+def _take_back_if_withdrawn(deps: Dependencies, batch: ExtractedBatch) -> None:
+    """A consent withdrawn while this batch was written (the write step read the state before
+    the change, and the change's own take_back ran before these writes landed) is applied now."""
+    if not batch.permissions.withdrawn_in(Permissions.of(deps.users.state(batch.scope))):
+        return
+    # Under a write lease, as any write: a user being erased (409) loses everything anyway.
+    with contextlib.suppress(Conflict), write_lease(deps, batch.scope) as state:
+        take_back(deps, batch.scope, Permissions.of(state), actor="ingest")
 
 
 INGEST_CHAIN: tuple[IngestStep, ...] = (
     IngestStep("clean", None, _clean),
-    IngestStep("extract", TurnBatch, lambda deps, batch: extract(batch, deps.llm)),
+    IngestStep("extract", TurnBatch, _extract),
     IngestStep("cleanse", ExtractedBatch, lambda _deps, batch: cleanse(batch)),
     IngestStep("route", ExtractedBatch, _route),
 )

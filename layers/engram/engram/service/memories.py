@@ -8,11 +8,11 @@ from ..domain.model import EventType, Scope
 from ..domain.records import AuditEntry
 from ..domain.trust import smooth_feedback
 from ..errors import NotFound, ValidationFailed
-from .users import writable
+from .users import fenced
 
 
+@fenced
 def feedback(deps: Dependencies, scope: Scope, memory_id: str, useful: bool) -> dict:
-    writable(deps, scope)
     vote = 1.0 if useful else 0.0
     if memory_id.startswith("ev-"):
         event = deps.episodes.get(scope, memory_id)
@@ -31,8 +31,8 @@ def feedback(deps: Dependencies, scope: Scope, memory_id: str, useful: bool) -> 
     return {"memory_id": memory_id, "weight": round(new, 4)}
 
 
+@fenced
 def forget(deps: Dependencies, scope: Scope, type_: str | None, before: str | None) -> dict:
-    writable(deps, scope)
     if type_ is not None and type_ not in EventType._value2member_map_:
         raise ValidationFailed(f"type must be one of {', '.join(t.value for t in EventType)}", field="type")
     cutoff = parse_timestamp(before, "before") if before is not None else None

@@ -6,14 +6,20 @@ functional closing and dedupe still work on node keys) and carries the real name
 ``r.sealed``. Nobody reading Neo4j alone learns that Alice is allergic to peanuts or who her son is.
 Turn log: the raw text of a turn the extractor marked sensitive is stored sealed (``eg1:``), and
 the archive copies it as it is, so the archive needs no second pass.
+Episodes: a sensitive event keeps no plaintext in OpenSearch: its ``text``, ``summary`` and
+``context`` are ``eg1:`` tokens, its ``keywords`` one token, and ``blind_terms`` holds keyed tokens of
+its words (``domain.blind_index``) so a lexical search still finds it; the vector stays (recall
+needs it; it is not text, and it goes with the event on erasure).
 Reads reveal for the user; once the key is shredded they show ``REDACTED`` instead of failing.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from ..domain import crypto
+from ..domain.blind_index import index_terms
 from ..domain.model import PREDICATES, Scope, Turn
 from ..domain.records import Fact
 from ..errors import DecryptionFailed, KeyDestroyed
@@ -21,6 +27,9 @@ from ..ports import KeyStore
 
 REDACTED = "[redacted: key destroyed]"
 GRAPH, TURN = "graph", "turn"
+# Purposes of an episode's sealed fields; the archive copies these tokens as they are.
+EPISODE_FIELDS = {"text": "episode:text", "summary": "episode:summary", "context": "episode:context"}
+EPISODE_KEYWORDS = "episode:keywords"
 
 
 def protect_fact(keys: KeyStore, scope: Scope, fact: Fact) -> Fact:
@@ -62,3 +71,30 @@ def reveal_turn(keys: KeyStore, scope: Scope, row: dict) -> dict:
         return row
     content, redacted = _open(keys, scope, row["content"], TURN)
     return {**row, "content": content, "sealed": True, **({"redacted": True} if redacted else {})}
+
+
+def seal_episode(keys: KeyStore, scope: Scope, doc: dict) -> dict:
+    """A sensitive event as OpenSearch may hold it (see the module's docstring)."""
+    words = " ".join([doc.get("text") or "", doc.get("summary") or "", *(doc.get("keywords") or [])])
+    sealed = {name: keys.seal(scope, doc[name], purpose) if doc.get(name) else ""
+              for name, purpose in EPISODE_FIELDS.items()}
+    keywords = [keys.seal(scope, json.dumps(list(doc["keywords"])), EPISODE_KEYWORDS)] if doc.get("keywords") else []
+    return {**doc, **sealed, "keywords": keywords, "blind_terms": keys.blind_terms(scope, index_terms(words))}
+
+
+def reveal_episode(keys: KeyStore, scope: Scope, doc: dict) -> dict:
+    """An event with its fields in clear for its owner (or the redaction once the key is gone)."""
+    if not any(crypto.is_sealed(doc.get(name)) for name in EPISODE_FIELDS):
+        return doc
+    out = {k: v for k, v in doc.items() if k != "blind_terms"}
+    redacted = False
+    for name, purpose in EPISODE_FIELDS.items():
+        if crypto.is_sealed(doc.get(name)):
+            out[name], gone = _open(keys, scope, doc[name], purpose)
+            redacted |= gone
+    words = doc.get("keywords") or []
+    if words and crypto.is_sealed(words[0]):
+        opened, gone = _open(keys, scope, words[0], EPISODE_KEYWORDS)
+        out["keywords"] = [] if gone else json.loads(opened)
+        redacted |= gone
+    return {**out, "redacted": True} if redacted else out

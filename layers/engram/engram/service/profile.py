@@ -12,7 +12,7 @@ from ..domain.records import AuditEntry, Fact, ProfileEdge
 from ..domain.trust import clamp
 from ..errors import ValidationFailed
 from .privacy import protect_fact, reveal_item, reveal_items
-from .users import writable
+from .users import fenced
 
 
 def profile_item_view(item: ProfileEdge, now: datetime) -> dict:
@@ -39,11 +39,11 @@ def profile(deps: Dependencies, scope: Scope, include_history: bool = False) -> 
     return {"items": [profile_item_view(i, now) for i in items]}
 
 
+@fenced
 def correct_profile_item(deps: Dependencies, scope: Scope, item_id: str, new_object: str | None,
                          confidence: float | None) -> dict:
     """A person's correction: source becomes ``human``. A new object closes the old edge and
     opens a corrected one, so the history shows what was believed before."""
-    writable(deps, scope)
     stored = deps.graph.item(scope, item_id)
     before = reveal_item(deps.keys, scope, stored)
     confidence = 1.0 if confidence is None else confidence
@@ -66,8 +66,8 @@ def correct_profile_item(deps: Dependencies, scope: Scope, item_id: str, new_obj
     return profile_item_view(reveal_item(deps.keys, scope, after), now)
 
 
+@fenced
 def delete_profile_item(deps: Dependencies, scope: Scope, item_id: str) -> dict:
-    writable(deps, scope)
     before = deps.graph.delete_item(scope, item_id)
     deps.audit.append(scope, [AuditEntry("human", "delete", "graph", item_id, TrustSource.HUMAN.value, None,
                                          plain_edge(before), None)])

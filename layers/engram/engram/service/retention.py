@@ -1,21 +1,29 @@
-"""Retention after archival: drop hot data only where a verified archive holds it.
+"""Retention after archival: drop hot data only where a verified archive holds it, row by row.
 
 * Hypertable chunks (turn_log, task_events) older than ``hot_days`` are dropped day by day, and
-  only for days in ``archive_days`` (manifest written, every object re-read and checked) whose
-  row counts still equal the manifest's: a late row that reached an archived day after its run
-  keeps the day's chunk until a re-run has archived it too.
-* Episodes evicted by the per-user cap are deleted once the archived events of their day (a
-  verified day) contain exactly this snapshot of them (same ``row_key``).
+  only if every row in them is held by an object of the day's verified manifest: ``archive_rows``
+  says which object version (key and SHA-256) holds which row, by the row's identity. Counts are no
+  evidence: an erasure deleting one user's rows and a back-dated row arriving for another leave
+  the day's count equal to the manifest's while that row is in no archive. A day with such rows
+  keeps its chunks and is reported for a re-run (which archives only what no part holds); rows of
+  users being erased are not archived (the saga deletes them) and only keep the day meanwhile.
+* Episodes evicted by the per-user cap are deleted once a verified object of their day holds
+  exactly this snapshot of them (same row key); those of users being erased are left to the saga.
+
+Retention only deletes, and only what an archive holds, so it needs no user's key.
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 
 from ..bootstrap import Dependencies
-from ..domain.archive import event_row_key, parse_day
+from ..domain.archive import event_row_key, parse_day, sha256_hex
 from ..domain.model import Scope
+
+_SAMPLE = 5  # the report travels through Step Functions: counts and a sample, not years of days
 
 
 def _now(now: str | datetime | None) -> datetime:
@@ -26,44 +34,64 @@ def _now(now: str | datetime | None) -> datetime:
     return now
 
 
+def verified_objects(deps: Dependencies, day: date) -> list[tuple[str, str]] | None:
+    """(key, sha256) of every object of the day's verified manifest; None if the day is not
+    verified, or its manifest is no longer the one that was (a re-run rewrote it: verify again)."""
+    ledger = deps.archive_source.verified(day)
+    if ledger is None:
+        return None
+    raw = deps.archive.get(ledger["manifest_key"])
+    if raw is None or sha256_hex(raw) != ledger["manifest_sha256"]:
+        return None
+    return [(o["key"], o["sha256"]) for o in json.loads(raw)["objects"]]
+
+
 def drop_archived_chunks(deps: Dependencies, now: datetime) -> dict:
     source = deps.archive_source
     cutoff = (now - timedelta(days=deps.settings.hot_days)).date()
     candidates = source.days_with_data(before=cutoff)
     verified = source.verified_days(candidates)
-    dropped, kept = {}, {}
+    erasing = deps.users.erasing_users()
+    dropped, kept, rerun = {}, {}, []
     for day in candidates:
-        if day not in verified:
+        objects = verified_objects(deps, day) if day in verified else None
+        if objects is None:
             kept[day.isoformat()] = "not archived and verified"
             continue
-        archived = source.verified(day)["rows"]
-        live = source.day_counts(day)
-        if live["turns"] != archived.get("turns", 0) or live["tasks"] != archived.get("tasks", 0):
-            kept[day.isoformat()] = f"rows changed since the archive (live {live}, archived {archived})"
+        result = source.drop_day_if_held(day, objects)
+        unheld = result["unheld"]
+        if not unheld:
+            dropped[day.isoformat()] = result["dropped"]
             continue
-        dropped[day.isoformat()] = source.drop_day(day)
-    # The report travels through Step Functions: a count and a sample, not years of days.
+        waiting = sum(1 for r in unheld if Scope(r.tenant, r.user_id) in erasing)
+        kept[day.isoformat()] = (f"{len(unheld)} rows in no verified archive object"
+                                 + (f", {waiting} of them of users being erased" if waiting else ""))
+        if waiting < len(unheld):
+            rerun.append(day.isoformat())
     return {"cutoff": cutoff.isoformat(), "dropped": dropped, "kept_days": len(kept),
-            "kept_sample": dict(list(kept.items())[-5:])}
+            "kept_sample": dict(list(kept.items())[-_SAMPLE:]), "rerun_days": len(rerun),
+            "rerun_sample": rerun[-_SAMPLE:]}
 
 
 def delete_archived_evictions(deps: Dependencies) -> dict:
     episodes, source = deps.episodes, deps.archive_source
     evicted = episodes.evicted()
+    erasing = deps.users.erasing_users()
     by_day: dict[date, list[dict]] = defaultdict(list)
     for doc in evicted:
-        by_day[parse_day(doc["ts"][:10])].append(doc)
+        if Scope(doc["tenant"], doc["user_id"]) not in erasing:
+            by_day[parse_day(doc["ts"][:10])].append(doc)
     verified = source.verified_days(list(by_day))
     targets: list[tuple[Scope, str]] = []
     for day, docs in by_day.items():
-        if day not in verified:
+        objects = verified_objects(deps, day) if day in verified else None
+        if objects is None:
             continue
-        table = deps.archive.read("events", [day], columns=["row_key"],
-                                  where={"event_id": [d["event_id"] for d in docs]})
-        archived = set(table.column("row_key").to_pylist())
-        targets += [(Scope(d["tenant"], d["user_id"]), d["event_id"]) for d in docs if event_row_key(d) in archived]
+        held = source.held_row_keys(day, "events", objects)
+        targets += [(Scope(d["tenant"], d["user_id"]), d["event_id"]) for d in docs if event_row_key(d) in held]
     deleted = episodes.delete_ids(targets)
-    return {"evicted": len(evicted), "deleted": deleted, "kept": len(evicted) - deleted}
+    return {"evicted": len(evicted), "deleted": deleted, "kept": len(evicted) - deleted,
+            "of_users_being_erased": len(evicted) - sum(len(d) for d in by_day.values())}
 
 
 def apply_retention(deps: Dependencies, now: str | datetime | None = None) -> dict:

@@ -6,18 +6,21 @@ later failure; every later write is idempotent, so the client's retry finishes t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from ..bootstrap import Dependencies
+from ..domain import crypto
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.keys import digest_parts
 from ..domain.model import EventType, Scope
-from ..domain.records import AuditEntry, Fact, SessionRef
+from ..domain.records import AuditEntry, Fact, SessionRef, UserState
 from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
 from ..errors import Conflict
 from .ingestion import ExtractedBatch, ExtractedTurn
-from .privacy import protect_fact, seal_turns
+from .privacy import protect_fact, seal_episode, seal_turns
+from .users import write_lease
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
 MERGE_SCORE = 0.975
@@ -43,7 +46,7 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
         # Child mode: the event's type and time only, never what the child said.
         "summary": "" if child else event.summary, "text": "" if child else turn.content,
         "context": "" if child else context,
-        "keywords": [] if child else list(event.keywords), "raw_sha256": turn.raw_sha256,
+        "keywords": [] if child else list(event.keywords), "blind_terms": [], "raw_sha256": turn.raw_sha256,
         "message_ids": [turn.message_id], "session_id": batch.session_id, "device_id": batch.device_id,
         "ts": _iso(turn.client_ts), "occurred_at": _iso(event.occurred_at or turn.client_ts),
         "confidence": event.confidence, "trust_source": event.source.value, "weight": event.weight,
@@ -52,14 +55,18 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
     }
 
 
-def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list) -> dict[str, str]:
-    """For each turn, the text of the turn before it in the session (this batch or earlier)."""
+def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list, sealed_ids: set[str]) -> dict[str, str]:
+    """For each turn, the text of the turn before it in the session (this batch or earlier); empty
+    after a sealed turn, whose words must not reach a neighbour's event in clear."""
     earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
-    previous = earlier[-1]["content"] if earlier else ""
+    previous = ""
+    if earlier:
+        logged = deps.turns.turns(ref.scope, [earlier[-1]["message_id"]])
+        previous = "" if any(crypto.is_sealed(row["content"]) for row in logged) else earlier[-1]["content"]
     out = {}
     for turn in turns:
         out[turn.message_id] = previous[:CONTEXT_CHARS]
-        previous = turn.content
+        previous = "" if turn.message_id in sealed_ids else turn.content
     return out
 
 
@@ -87,14 +94,18 @@ def _merge_similar(deps: Dependencies, scope: Scope, docs: list[dict]) -> tuple[
 
 
 def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
-    """Write one cleansed batch; returns the API's ingest response."""
+    """Write one cleansed batch under the user's write lease; returns the API's ingest response."""
+    with write_lease(deps, batch.scope) as state:
+        return _write(batch, deps, state)
+
+
+def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     scope = batch.scope
-    state = deps.users.state(scope)
-    if state.erasing:
-        raise Conflict("this user is being erased; writes are refused", field="user_id")
-    if not state.known:
-        deps.users.ensure(scope)
     child = state.child_mode
+    # Content hashes are keyed by the user's data key everywhere they are stored (turn log,
+    # events, archive): a plain SHA-256 of a short sentence confirms a guess, even after a shred.
+    batch = replace(batch, items=tuple(
+        replace(i, turn=replace(i.turn, raw_sha256=deps.keys.digest(scope, i.turn.content))) for i in batch.items))
     turns = [item.turn for item in batch.items]
     ref = SessionRef(scope, batch.device_id, batch.session_id)
     # The raw text of a sensitive turn (health, relations) is kept for the archive sealed.
@@ -102,7 +113,7 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
     new_ids = deps.turns.append(scope, batch.session_id, batch.device_id,
                                 seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
                                 else turns, keep_content=not child)
-    context = _previous_turns(deps, ref, turns)
+    context = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
     deps.sessions.append_turns(ref, turns)
 
     extracted, audit = [], []
@@ -120,7 +131,7 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
         for doc, vector in zip(fresh, deps.embedder.embed(texts), strict=True):
             doc["vector"] = vector
     to_index, merged_into, merge_audit = _merge_similar(deps, scope, fresh)
-    deps.episodes.put(scope, to_index)
+    deps.episodes.put(scope, [seal_episode(deps.keys, scope, d) if d["sensitive"] else d for d in to_index])
     audit += merge_audit
     for doc in docs:
         memory_id = merged_into.get(doc["event_id"], doc["event_id"])

@@ -7,16 +7,17 @@ from datetime import UTC, datetime
 from ..bootstrap import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import parse_timestamp, validate_id
+from ..domain.consent import child_task_metadata
 from ..domain.model import Scope
 from ..domain.records import AuditEntry, TaskRecord
 from ..domain.tasks import TaskStatus
 from ..errors import ValidationFailed
-from .users import writable
+from .users import fenced
 
 
+@fenced
 def record_task_event(deps: Dependencies, scope: Scope, task_id: str, status: str, metadata: dict | None,
                       ts: str | int | None) -> dict:
-    writable(deps, scope)
     validate_id(task_id, "task_id")
     try:
         new_status = TaskStatus(status)
@@ -24,8 +25,10 @@ def record_task_event(deps: Dependencies, scope: Scope, task_id: str, status: st
         raise ValidationFailed(f"status must be one of {', '.join(s.value for s in TaskStatus)}",
                                field="status") from None
     when = parse_timestamp(ts, "ts") if ts is not None else datetime.now(UTC)
-    deps.users.ensure(scope)
-    row = deps.tasks.record(scope, task_id, new_status, metadata or {}, when)
+    metadata = metadata or {}
+    if deps.users.state(scope).child_mode:  # as a child's tasks from ingestion: status and times, no content
+        metadata = child_task_metadata(metadata)
+    row = deps.tasks.record(scope, task_id, new_status, metadata, when)
     deps.audit.append(scope, [AuditEntry("api", "task_event", "tasks", task_id, "user", None, None,
                                          {"status": new_status.value})])
     return task_view(row)

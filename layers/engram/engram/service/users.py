@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+
 from ..bootstrap import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
+from ..domain.consent import Permissions
 from ..domain.model import Scope
-from ..domain.records import AuditEntry, UserState
-from ..errors import Conflict, Unauthorized, ValidationFailed
+from ..domain.records import AuditEntry, SessionRef, UserState
+from ..errors import Conflict, StoreUnavailable, Unauthorized, ValidationFailed
+from .retroactive import take_back
 
 
 def tenant_for_key(deps: Dependencies, api_key: str | None) -> str:
@@ -23,31 +29,56 @@ def tenant_for_key(deps: Dependencies, api_key: str | None) -> str:
         raise Unauthorized("this API key's tenant id is not a valid id", field="Authorization") from None
 
 
+@contextlib.contextmanager
+def write_lease(deps: Dependencies, scope: Scope) -> Iterator[UserState]:
+    """The erasure fence around one write request: a lease taken atomically with the check of
+    the user's ``erasing`` flag (409 once they are marked), held until the writes are done. The
+    saga deletes only once no lease is in flight, so nothing written under one outlives it."""
+    lease, state = deps.fence.begin(scope, deps.settings.write_lease_s)
+    try:
+        yield state
+    finally:
+        # A store gone mid-request leaves the lease to expire (write_lease_s): the saga waits.
+        with contextlib.suppress(StoreUnavailable):
+            deps.fence.end(scope, lease)
+
+
+def fenced[F: Callable](fn: F) -> F:
+    """``fn(deps, scope_or_session_ref, ...)`` run under a write lease of that user."""
+
+    @functools.wraps(fn)
+    def write(deps: Dependencies, owner, *args, **kwargs):
+        with write_lease(deps, owner.scope if isinstance(owner, SessionRef) else owner):
+            return fn(deps, owner, *args, **kwargs)
+
+    return write  # type: ignore[return-value]
+
+
 def writable(deps: Dependencies, scope: Scope) -> UserState:
-    """The user's state, or 409 while they are being erased."""
+    """The user's state, or 409 while they are being erased (a read; writes go through ``fenced``)."""
     state = deps.users.state(scope)
     if state.erasing:
         raise Conflict("this user is being erased; writes are refused", field="user_id")
     return state
 
 
+@fenced
 def set_consent(deps: Dependencies, scope: Scope, long_term: bool, age: int | None) -> dict:
-    current = writable(deps, scope)
+    current = deps.users.state(scope)
     # No age given: the age on record still decides, so a child's later consent stays short-term.
     state = deps.users.set_consent(scope, long_term, age if age is not None else current.age)
-    removed = 0
-    if not state.long_term_consent:  # revoked, or a child: what the consent allowed goes
-        removed = deps.graph.delete_user(scope)
+    # The decision is audited before it is applied: an application cut short (a store down, a
+    # 503) shows as a decision without its take_back entry, and the client's retry completes it.
     deps.audit.append(scope, [AuditEntry("user", "consent", "users", None, "user", None, None,
                                          {"long_term": state.long_term_consent, "age": state.age,
-                                          "child_mode": state.child_mode, "version": state.consent_version,
-                                          "graph_nodes_removed": removed})])
+                                          "child_mode": state.child_mode, "version": state.consent_version})])
+    take_back(deps, scope, Permissions.of(state))
     return {"long_term": state.long_term_consent, "child_mode": state.child_mode, "age": state.age,
             "version": state.consent_version, "recorded_at": _iso(state.consent_at)}
 
 
+@fenced
 def link_device(deps: Dependencies, scope: Scope, device_id: str, kind: str) -> dict:
     validate_id(device_id, "device_id")
-    writable(deps, scope)
     link = deps.users.link_device(scope, device_id, kind)
     return {"device_id": link.device_id, "kind": link.kind, "linked_at": _iso(link.linked_at)}

@@ -9,6 +9,7 @@ from datetime import datetime
 import numpy as np
 
 from ...bootstrap import Dependencies
+from ...domain.blind_index import index_terms
 from ...domain.cleaning import format_timestamp as _iso
 from ...domain.decay import decay_confidence, needs_confirmation
 from ...domain.fusion import RRF_K, RecallItem, RecallRecipe, convex_scores, reciprocal_rank_fusion
@@ -16,7 +17,7 @@ from ...domain.model import PREDICATES, Predicate, Scope
 from ...domain.query import QueryIntent, lexical_overlap, lexical_text
 from ...domain.records import SessionRef
 from ..archival import original_turns
-from ..privacy import reveal_items, reveal_turn
+from ..privacy import reveal_episode, reveal_items, reveal_turn
 
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
 COLD_TIER_FACTOR = 0.9
@@ -94,12 +95,14 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     t0 = time.perf_counter()
     vector = deps.embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
+    # Sealed (sensitive) events are found lexically by their keyed term tokens only.
+    blind = deps.keys.blind_terms(scope, index_terms(intent.text), create=False)
     dense, lexical = deps.episodes.hybrid(scope, vector, lexical_text(intent.text), recipe.candidates,
-                                            lexical_size=recipe.lexical_candidates)
+                                            lexical_size=recipe.lexical_candidates, blind=blind)
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
-    docs = {d["event_id"]: d for d in lexical + dense}
+    docs = {d["event_id"]: reveal_episode(deps.keys, scope, d) for d in lexical + dense}
     cosine = {d["event_id"]: 2 * d["_score"] - 1 for d in dense}
     lexical_only = [d for d in lexical if d["event_id"] not in cosine and d.get("vector")]
     if vector is not None and lexical_only:  # unit vectors: the dot product is the cosine
