@@ -2,7 +2,7 @@
 ordinary and sensitive things and the agent records a task (``remember``); then consent is
 withdrawn, or child mode turned on, and every store is searched for what they said.
 
-``tests/unit/test_consent_retroactive.py`` tells it over the fakes, and
+``tests/unit/test_service_consent_retroactive.py`` tells it over the fakes, and
 ``tests/integration/test_consent_retroactive.py`` over the real stores. Each check looks at the
 stores themselves (what someone with the databases would see), not only at what the API shows.
 """

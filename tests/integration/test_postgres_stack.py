@@ -18,7 +18,8 @@ from local.stackctl.common import PORTS
 
 pytestmark = pytest.mark.stack
 
-DSN = os.environ.get("ENGRAM_POSTGRES_DSN",
+# The schema owner's login: these tests create schemas and extensions, which the runtime role may not.
+DSN = os.environ.get("ENGRAM_POSTGRES_OWNER_DSN",
                      f"postgresql://engram:engram@127.0.0.1:{PORTS['postgres']}/engram")
 
 

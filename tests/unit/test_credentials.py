@@ -89,8 +89,11 @@ def test_the_neo4j_secret_needs_a_password():
         clients_with(Settings(neo4j_secret_arn="arn:n"), sm).neo4j_auth()
 
 
-def test_migrate_connects_as_the_owner_never_as_the_runtime():
+def test_migrate_connects_as_the_owner_never_as_the_runtime(monkeypatch):
     from engram.migrate import owner_conninfo
+
+    # `local/stack test` exports the local owner's DSN; this test is about what Settings decide.
+    monkeypatch.delenv("ENGRAM_POSTGRES_OWNER_DSN", raising=False)
 
     runtime = "postgresql://engram_app:pw@db.internal:5432/engram"
     local = conninfo_to_dict(owner_conninfo(clients_with(Settings(postgres_dsn=runtime), SecretsManager({}))))
