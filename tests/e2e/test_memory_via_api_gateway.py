@@ -30,7 +30,8 @@ def test_ingest_then_recall_through_the_gateway(api_url, api_key, user):
                         json={"query": "Do you remember the name of my cat?"})
     assert answer.status_code == 200, answer.text
     body = answer.json()
-    assert body["no_record"] is False, (body["degraded"], body["timings_ms"])
+    # In CI this is the first recall after the deploy, on a cold API Lambda: not degraded either.
+    assert body["no_record"] is False and body["degraded"] == [], (body["degraded"], body["timings_ms"])
     assert body["items"][0]["provenance"]["message_ids"] == ["p1"]
     assert httpx.post(f"{api_url}/v1/users/{user}/recall", timeout=60, json={"query": "x"}).status_code == 401
 

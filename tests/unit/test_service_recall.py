@@ -4,6 +4,7 @@ fusion, verbatim originals, and the per-Lambda runner giving the in-process answ
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import UTC, datetime
 
@@ -13,7 +14,7 @@ from engram.domain.fusion import NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
 from engram.service.recall.runners import LATENCY, StepLatency, warm_up
-from tests.unit.support import failing, say, slow
+from tests.unit.support import Wrapped, failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -195,7 +196,10 @@ def test_a_verbatim_question_brings_the_original_turns(deps, memory):
     answer = ask(deps, memory, "What exactly did I say about the dentist?", k=20)
     originals = texts(answer, "archive")
     assert "user said: Remind me to call the dentist" in originals
-    assert "user said: I'm allergic to peanuts." in originals  # a sealed turn, revealed for the user
+    # Originals are only those of the events found (the relevance floor keeps the peanuts out of
+    # a question about the dentist); a sealed turn is revealed for the user.
+    sealed = texts(ask(deps, memory, "What exactly did I say about peanuts?", k=20), "archive")
+    assert "user said: I'm allergic to peanuts." in sealed
     assert all(i["type"] == "original_turn" for i in answer["items"] if i["layer"] == "archive")
 
 
@@ -266,3 +270,28 @@ def test_a_cold_step_connects_its_stores_before_its_deadline(deps, alice):
     warm_up(probed, (RECALL_PLAN.step("profile"),))
     warm_up(probed, (RECALL_PLAN.step("profile"),))
     assert calls == ["neo4j", "postgres"]  # once per process, only what the step reads
+
+
+def test_recalls_beyond_the_process_limit_queue_before_their_deadlines(deps, memory):
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def counted(store, *args, **kwargs):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.1)
+        with lock:
+            running[0] -= 1
+        return store.items(*args, **kwargs)
+
+    one_at_a_time = deps.with_(graph=Wrapped(deps.graph, "items", counted),
+                               settings=deps.settings.model_copy(update={"recall_concurrency": 1}))
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(ask(one_at_a_time, memory, "What am I allergic to?")))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert most[0] == 1 and len(answers) == 4 and all(a["degraded"] == [] for a in answers)

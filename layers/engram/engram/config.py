@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Literal
 
@@ -85,6 +86,9 @@ class Settings(BaseSettings):
     # times the configured one; a step's first run in a process (pools opening, caches cold) may
     # take up to the cold allowance. Per-request deadlines are kept exactly.
     recall_deadline_stretch: float = Field(4.0, ge=1)
+    # Recalls running at once in one process (the rest queue before their deadlines start): about
+    # what the cores can serve, since every recall embeds its query on them.
+    recall_concurrency: int = Field(default_factory=lambda: max(2, os.cpu_count() or 1), ge=1)
     recall_cold_deadline_ms: float = Field(3000.0, ge=0)
     # Nightly archival (issue 6): users are spread over N shards by a stable hash of tenant:user.
     archive_shards: int = Field(4, ge=1, le=64)

@@ -150,9 +150,22 @@ def _deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[s
     return {**adapted, **(overrides or {})}
 
 
+@cache
+def _admission(size: int) -> threading.BoundedSemaphore:
+    return threading.BoundedSemaphore(size)
+
+
 def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan = RECALL_PLAN,
                    deadlines_ms: dict[str, float] | None = None) -> dict:
+    """At most ``recall_concurrency`` recalls run at once in a process; the others queue here,
+    before any deadline starts, instead of starving each other's steps of the cores."""
     warm_up(deps, plan.steps())
+    with _admission(deps.settings.recall_concurrency):
+        return _run_in_process(deps, request, plan, deadlines_ms)
+
+
+def _run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan,
+                    deadlines_ms: dict[str, float] | None) -> dict:
     deadlines = _deadlines(deps, deadlines_ms)
     started = time.perf_counter()
     first_ctx = plan.context(request, {})
