@@ -295,3 +295,16 @@ def test_recalls_beyond_the_process_limit_queue_before_their_deadlines(deps, mem
     for t in threads:
         t.join()
     assert most[0] == 1 and len(answers) == 4 and all(a["degraded"] == [] for a in answers)
+
+
+def test_a_store_whose_warm_up_failed_is_not_probed_again_on_every_request(deps, memory):
+    calls = []
+
+    def down() -> None:
+        calls.append(1)
+        raise ConnectionError("refused")
+
+    broken = deps.with_(probes={**deps.probes, "neo4j": down})
+    for _ in range(3):
+        warm_up(broken, RECALL_PLAN.steps())
+    assert len(calls) == 1

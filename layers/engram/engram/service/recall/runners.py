@@ -9,6 +9,7 @@ the late-is-degraded rule and the degraded log line are the same whichever runne
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import weakref
@@ -120,25 +121,34 @@ def _warm_model(embedder: Embedder) -> None:  # once per model, whichever Depend
     embedder.warm_up()
 
 
-# Per Dependencies object (weakly: a test's short-lived fakes must not leave an id to be reused).
-_connected: weakref.WeakKeyDictionary[Dependencies, set[str]] = weakref.WeakKeyDictionary()
+# Per Dependencies object (weakly: a test's short-lived fakes must not leave an id to be reused):
+# each store's warm-up state, the monotonic time from which it may be tried again (inf once done).
+_connected: weakref.WeakKeyDictionary[Dependencies, dict[str, float]] = weakref.WeakKeyDictionary()
+WARM_UP_RETRY_S = 30.0
 
 
 def warm_up(deps: Dependencies, steps: tuple[Step, ...]) -> None:
     """Once per process and outside every deadline: load the model (its first inference is slow)
-    and open a connection to each store the steps read. A failure is not remembered and never
-    raised: the step itself will then fail, and say so, within its deadline."""
+    and open a connection to each store the steps read. A failure is never raised (the step
+    itself will then fail, and say so, within its deadline) and is tried again only after
+    ``WARM_UP_RETRY_S``: a store that is down must not cost every request a second attempt."""
+    state = _connected.setdefault(deps, {})
     for step in steps:
-        try:
-            if step.embeds:
+        if step.embeds:
+            try:
                 _warm_model(deps.embedder)
-            done = _connected.setdefault(deps, set())
-            for store in step.stores:
-                if store not in done and store in deps.probes:
-                    deps.probes[store]()
-                    done.add(store)
-        except Exception as exc:  # noqa: BLE001 - see above
-            log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
+            except Exception as exc:  # noqa: BLE001 - see above
+                log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
+        for store in step.stores:
+            if store not in deps.probes or state.get(store, 0.0) > time.monotonic():
+                continue
+            try:
+                deps.probes[store]()
+                state[store] = math.inf
+            except Exception as exc:  # noqa: BLE001 - see above
+                state[store] = time.monotonic() + WARM_UP_RETRY_S
+                log.warning("recall warm-up failed", extra={"step": step.name, "store": store,
+                                                            "error": type(exc).__name__})
 
 
 def _deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[str, float]:
