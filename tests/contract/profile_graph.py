@@ -86,6 +86,12 @@ class ProfileGraphContract(Contract):
         assert closed["valid_to"] == moved and closed["updated_at"] >= paris["updated_at"]
         assert {i["id"] for i in store.items(alice, include_history=True)} == {paris["id"], rome["id"]}
 
+    def test_a_change_dated_before_the_old_edge_began_closes_it_when_it_began(self, store, alice):
+        _, _, paris = store.upsert_fact(alice, fact(P.LIVES_IN, "Paris", valid_from=T0))
+        store.upsert_fact(alice, fact(P.LIVES_IN, "Lyon", valid_from=T0 - timedelta(days=30)))
+        assert store.item(alice, paris["id"])["valid_to"] == T0
+        assert current(store, alice) == {("lives_in", "Lyon")}
+
     def test_a_non_functional_predicate_keeps_both_values(self, store, alice):
         store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "tea"))
         store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "coffee"))
@@ -99,6 +105,27 @@ class ProfileGraphContract(Contract):
         assert action == "created" and disliked["label"] == "Preference"
         assert current(store, alice) == {("dislikes", "coriander"), ("has_preference", "basil")}
         assert store.item(alice, liked["id"])["valid_to"] == T0 + timedelta(days=1)
+
+    def test_an_ending_closes_the_edge_to_its_object_and_is_kept_closed(self, store, alice):
+        _, _, paris = store.upsert_fact(alice, fact(P.LIVES_IN, "Paris", valid_from=T0, message_ids=("m1",)))
+        _, _, jazz = store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "jazz", valid_from=T0))
+        ended = T0 + timedelta(days=2)
+        action, before, end = store.upsert_fact(alice, fact(P.LIVES_IN, "paris", valid_from=ended,
+                                                            message_ids=("m2",), tags=("ended",)))
+        assert (action, before, end["valid_to"], end["tags"]) == ("created", None, ended, ["ended"])
+        assert store.item(alice, paris["id"])["valid_to"] == ended
+        assert current(store, alice) == {("has_preference", "jazz")}
+        # An ending of something never believed is history only; it closes no other object's edge.
+        store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "blues", valid_from=ended, tags=("ended",)))
+        assert current(store, alice) == {("has_preference", "jazz")}
+        assert store.item(alice, jazz["id"])["valid_to"] is None
+
+    def test_an_ending_from_a_weaker_source_does_not_close_a_stronger_edge(self, store, alice):
+        _, _, paris = store.upsert_fact(alice, fact(P.LIVES_IN, "Paris", 0.9, Src.USER))
+        action, _, end = store.upsert_fact(alice, fact(P.LIVES_IN, "Paris", 0.6, Src.LLM, valid_from=T0,
+                                                       tags=("ended",)))
+        assert action == "contested" and "contested" in end["tags"] and end["valid_to"] == T0
+        assert store.item(alice, paris["id"])["valid_to"] is None
 
     def test_a_weaker_source_is_contested_and_the_stronger_edge_stays(self, store, alice):
         _, _, paris = store.upsert_fact(alice, fact(P.LIVES_IN, "Paris", 0.9, Src.USER))

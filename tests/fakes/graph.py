@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import uuid
 
-from engram.domain.beliefs import EdgeClaim, already_heard, contradicted_by, reinforce_edge, resolve_contradictions
+from engram.domain.beliefs import (
+    EdgeClaim,
+    already_heard,
+    closed_at,
+    contradicts,
+    reinforce_edge,
+    resolve_contradictions,
+    states_an_end,
+)
 from engram.domain.keys import object_node_key, person_key_prefix, user_node_key
 from engram.domain.model import PREDICATES, Scope, TrustSource
 from engram.domain.records import Fact
@@ -68,7 +76,8 @@ class InMemoryProfileGraph:
                         and already_heard(e["message_ids"], fact.message_ids)), None)
         if earlier is not None:
             return "unchanged", self._item(earlier), self._item(earlier)
-        current = next((e for e in self._edges_of(scope, rel=rel) if e["key"] == key), None)
+        ending = states_an_end(fact.tags)
+        current = None if ending else next((e for e in self._edges_of(scope, rel=rel) if e["key"] == key), None)
         if current is not None:
             before = self._item(current)
             again = reinforce_edge(EdgeClaim(current["id"], TrustSource(current["source"]), current["confidence"]),
@@ -79,8 +88,8 @@ class InMemoryProfileGraph:
                            message_ids=current["message_ids"] + [m for m in fact.message_ids
                                                                  if m not in current["message_ids"]])
             return "reinforced", before, self._item(current)
-        functional, opposite = contradicted_by(fact.predicate)
-        contradicted = []
+        same, functional, opposite = contradicts(fact.predicate, fact.tags)
+        contradicted = [e for e in self._edges_of(scope, rel=rel) if e["key"] == key] if same else []
         if functional:
             contradicted += [e for e in self._edges_of(scope, rel=rel) if e["key"] != key]
         if opposite is not None:
@@ -91,10 +100,10 @@ class InMemoryProfileGraph:
                                            for e in contradicted])
         for edge in self.edges:
             if edge["id"] in resolution.close:
-                edge.update(valid_to=valid_from, closed_by=new_id, updated_at=now)
+                edge.update(valid_to=closed_at(valid_from, edge.get("valid_from")), closed_by=new_id, updated_at=now)
         edge = {"uid": uid, "rel": rel, "key": key, "id": new_id, "confidence": fact.confidence,
                 "source": fact.source.value, "created_at": now, "updated_at": now, "confirmed_at": observed,
-                "valid_from": valid_from, "valid_to": valid_from if resolution.contested else None,
+                "valid_from": valid_from, "valid_to": valid_from if resolution.contested or ending else None,
                 "message_ids": list(fact.message_ids), "tags": list(resolution.tags(fact.tags)),
                 "weight": fact.weight, "sensitive": spec.sensitive, "sealed": fact.sealed, "counter_evidence": []}
         self.edges.append(edge)

@@ -21,7 +21,7 @@ def facts(text, role="user"):
     ("I'm 34 years old", (Predicate.HAS_AGE, "34")),
     ("我今年28岁", (Predicate.HAS_AGE, "28")),
     ("I love hiking in the mountains.", (Predicate.HAS_PREFERENCE, "hiking in the mountains")),
-    ("我喜欢喝绿茶。", (Predicate.HAS_PREFERENCE, "喝绿茶")),
+    ("我喜欢喝绿茶。", (Predicate.HAS_PREFERENCE, "绿茶")),
     ("I don't like cilantro", (Predicate.DISLIKES, "cilantro")),
     ("我讨厌香菜", (Predicate.DISLIKES, "香菜")),
     ("I'm allergic to peanuts.", (Predicate.ALLERGIC_TO, "peanuts")),

@@ -18,7 +18,15 @@ from datetime import UTC, datetime
 import neo4j
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
-from ..domain.beliefs import EdgeClaim, already_heard, contradicted_by, reinforce_edge, resolve_contradictions
+from ..domain.beliefs import (
+    EdgeClaim,
+    already_heard,
+    closed_at,
+    contradicts,
+    reinforce_edge,
+    resolve_contradictions,
+    states_an_end,
+)
 from ..domain.keys import object_node_key, person_key_prefix, user_node_key
 from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
 from ..domain.records import Fact
@@ -26,6 +34,7 @@ from ..errors import NotFound, StoreUnavailable
 from .clients import Clients
 
 _REL_TYPES = "|".join(p.value.upper() for p in Predicate)
+_CLAIM = ("id", "source", "confidence", "valid_from")  # what a contradiction is decided and closed by
 _ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS label, r.confidence AS confidence, "
          "r.source AS source, r.created_at AS created_at, r.updated_at AS updated_at, r.valid_from AS valid_from, "
          "r.valid_to AS valid_to, r.message_ids AS message_ids, r.tags AS tags, r.weight AS weight, "
@@ -107,8 +116,9 @@ class ProfileGraph:
         earlier = next((e for e in heard if already_heard(e["message_ids"], fact.message_ids)), None)
         if earlier is not None:
             return "unchanged", earlier, earlier
-        current = tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
-                         f"WHERE r.valid_to IS NULL {_ITEM}", params).single()
+        ending = states_an_end(fact.tags)
+        current = None if ending else tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
+                                             f"WHERE r.valid_to IS NULL {_ITEM}", params).single()
         if current is not None:
             before = _item(current)
             again = reinforce_edge(EdgeClaim(before["id"], TrustSource(before["source"]), before["confidence"]),
@@ -121,21 +131,27 @@ class ProfileGraph:
                 f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
                 {**params, "id": before["id"], "confidence": again.confidence, "source": again.source.value}).single()
             return "reinforced", before, _item(record)
-        functional, opposite = contradicted_by(fact.predicate)
+        same, functional, opposite = contradicts(fact.predicate, fact.tags)
         contradicted = []
+        if same:
+            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o {{key: $key}}) WHERE r.valid_to IS NULL "
+                                   f"{_ITEM}", params).values(*_CLAIM)
         if functional:
             contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.valid_to IS NULL "
-                                   f"AND o.key <> $key {_ITEM}", params).values("id", "source", "confidence")
+                                   f"AND o.key <> $key {_ITEM}", params).values(*_CLAIM)
         if opposite is not None:
             opp = opposite.value.upper()
             contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{opp}]->(o {{key: $key}}) "
-                                   f"WHERE r.valid_to IS NULL {_ITEM}", params).values("id", "source", "confidence")
+                                   f"WHERE r.valid_to IS NULL {_ITEM}", params).values(*_CLAIM)
         new_id = f"e-{uuid.uuid4().hex[:20]}"
         resolution = resolve_contradictions(fact.source, fact.confidence,
-                                            [EdgeClaim(i, TrustSource(src), conf) for i, src, conf in contradicted])
+                                            [EdgeClaim(i, TrustSource(src), conf) for i, src, conf, _ in contradicted])
         if resolution.close:
-            tx.run("MATCH ()-[r]->() WHERE r.id IN $ids SET r.valid_to = $valid_from, r.closed_by = $new_id, "
-                   "r.updated_at = $now", {**params, "ids": list(resolution.close), "new_id": new_id}).consume()
+            began = {i: start.to_native() if start is not None else None for i, _, _, start in contradicted}
+            closes = [{"id": i, "valid_to": closed_at(params["valid_from"], began[i])} for i in resolution.close]
+            tx.run("UNWIND $closes AS c MATCH ()-[r]->() WHERE r.id = c.id SET r.valid_to = c.valid_to, "
+                   "r.closed_by = $new_id, r.updated_at = $now",
+                   {**params, "closes": closes, "new_id": new_id}).consume()
         record = tx.run(
             f"MATCH (u:User {{uid: $uid}}), (o:{label} {{key: $key}}) "
             f"CREATE (u)-[r:{rel} {{id: $id, confidence: $confidence, source: $source, created_at: $now, "
@@ -143,7 +159,7 @@ class ProfileGraph:
             f"message_ids: $mids, tags: $tags, "
             f"weight: $weight, sensitive: $sensitive, sealed: $sealed, counter_evidence: []}}]->(o) {_ITEM}",
             {**params, "id": new_id, "confidence": fact.confidence, "source": fact.source.value,
-             "valid_to": params["valid_from"] if resolution.contested else None,
+             "valid_to": params["valid_from"] if resolution.contested or ending else None,
              "tags": list(resolution.tags(fact.tags)), "weight": fact.weight,
              "sensitive": spec.sensitive, "sealed": fact.sealed}).single()
         return ("contested" if resolution.contested else "created"), None, _item(record)

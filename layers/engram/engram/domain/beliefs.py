@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from .model import PREDICATES, Predicate, TrustSource
 from .trust import TRUST_WEIGHTS, reinforce
 
 CONTESTED_TAG = "contested"
+# A statement that something stopped being true ("I used to live in Paris", "I no longer have
+# asthma"): it closes the current edge to the same object and is itself kept closed at birth, so
+# the history says when it ended and which message said so.
+ENDED_TAG = "ended"
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,26 @@ def contradicted_by(predicate: Predicate) -> tuple[bool, Predicate | None]:
     it is functional, and the opposite predicate (likes vs dislikes) to the same object."""
     spec = PREDICATES[predicate]
     return spec.functional, spec.opposite
+
+
+def states_an_end(tags: Iterable[str]) -> bool:
+    return ENDED_TAG in tuple(tags)
+
+
+def contradicts(predicate: Predicate, tags: Iterable[str]) -> tuple[bool, bool, Predicate | None]:
+    """``(same_object, other_objects, opposite)``: which current edges a new edge contradicts. An
+    ending contradicts only the edge to its own object (the past state it ends: "I used to live in
+    Paris" says nothing about Lyon); any other statement contradicts what ``contradicted_by`` says."""
+    if states_an_end(tags):
+        return True, False, None
+    functional, opposite = contradicted_by(predicate)
+    return False, functional, opposite
+
+
+def closed_at(new_valid_from: datetime, old_valid_from: datetime | None) -> datetime:
+    """When a contradicted edge stops: when the new one starts, but never before it began ("we
+    moved to Lyon last month" closes a Paris first heard of today at today, not a month before)."""
+    return new_valid_from if old_valid_from is None else max(new_valid_from, old_valid_from)
 
 
 def already_heard(edge_message_ids: Iterable[str], message_ids: Iterable[str]) -> bool:

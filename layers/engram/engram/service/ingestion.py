@@ -83,15 +83,16 @@ def extract(batch: TurnBatch, llm: LlmExtractor | None = None,
             permissions: Permissions = Permissions()) -> ExtractedBatch:
     """Rules first; the LLM (when configured, and when ``permissions`` let it read the turn) only
     adds facts the rules did not find."""
-    items = []
+    items, said = [], []  # said: the facts of earlier turns, which a correction ("I meant 31") refers to
     for turn in batch.turns:
         if turn.role is not Role.USER:
             items.append(ExtractedTurn(turn, None))
             continue
-        facts = extract_facts(turn)
+        facts = extract_facts(turn, said)
         if llm is not None and permissions.llm_may_read(sensitive=any(f.sensitive for f in facts)):
             known = {(f.predicate, (f.object or "").lower()) for f in facts}
             facts += [f for f in llm.extract(turn) if (f.predicate, (f.object or "").lower()) not in known]
+        said += facts
         items.append(ExtractedTurn(turn, extract_event(turn, facts), tuple(facts)))
     return ExtractedBatch(batch.scope, batch.session_id, batch.device_id, tuple(items), permissions)
 

@@ -1,0 +1,168 @@
+"""Step 2 of ingestion: rules that read facts about the user from the user's own words.
+
+Rules run first and alone are enough to run the product; an optional LLM extractor (see
+``service.llm``) may add what they miss. Only the user's turns speak for the user: an assistant
+turn, a question, a hypothesis, hearsay or a statement about somebody else never becomes a fact
+about the user. A change of state ("I used to…", "I no longer…", "我不再…了") becomes a fact
+tagged ``ended`` (``domain.beliefs``), which closes the edge it ends instead of opening one.
+
+Layout: ``text`` (clauses, guards, objects, lists), ``rules`` (the rule shape), ``rules_en`` and
+``rules_zh`` (the rules of each language), this module (a turn in, extractions out).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from ..beliefs import ENDED_TAG
+from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
+from . import rules_en, rules_zh
+from .rules import read_clause
+from .text import (
+    as_affirmation,
+    as_negation,
+    change_of_state,
+    clauses,
+    clean_object,
+    is_chinese,
+    is_hearsay,
+    is_hypothetical,
+    is_question,
+    number,
+    sentences,
+)
+
+RULE_CONFIDENCE = 0.7  # a self-report read by a rule (SPEC: user self-report 0.7)
+STOPWORDS = set(
+    "a an the and or but if of to in on at for with from by is are was were be been being i me my mine you your "
+    "he she it we they them his her its our their this that these those do does did have has had not no yes so "
+    "just very really also too can could would should will shall may might must am what when where who how why "
+    "which there here then than about as into up down out over again more most some any all one like get got "
+    "im i'm it's dont don't".split()
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u4e00-\u9fff]{2,4}")
+
+_CORRECTION = re.compile(r"^(?:(?:oh|ah|um|uh)[,!]?\s+)?(?:no|nope|sorry|oops|actually|correction|wait|my bad|"
+                         r"no wait|sorry,? no)[,!.:]?\s+"
+                         r"(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
+                         r"|^correction:\s*|^(?:不是|不对|不，|更正|我是说|我的意思是|说错了|搞错了)", re.I)
+_CORRECTED_VALUE = re.compile(r"^(?:.*?(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
+                              r"|correction:\s*|(?:不是|不对|更正|说错了|搞错了)[，,：:]?\s*(?:是|应该是)?|(?:我是说|我的意思是)\s*)"
+                              r"(.+?)[.!。！]*$", re.I)
+_TASK = re.compile(r"\b(?:remind me to|please remind me|can you|could you|help me|please)\b|提醒我|帮我|请你|麻烦你",
+                   re.I)
+_PLAN = re.compile(r"\b(?:i'm going to|i am going to|i will|i'll|i plan to|planning to)\b|我打算|我计划|我要去|我准备",
+                   re.I)
+_GREETING = re.compile(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening)|bye|goodbye|see you)\b"
+                       r"|^(?:你好|您好|早上好|晚上好|嗨|再见|拜拜)", re.I)
+_SMALL_TALK = re.compile(r"^(?:thanks|thank you|ok|okay|cool|great|lol|haha|sure|nice)\b[.! ]*$|^(?:谢谢|好的|哈哈|嗯|"
+                         r"好吧|行)[。！ ]*$", re.I)
+_EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy|sad|angry|upset|stressed|excited|"
+                      r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
+
+Found = tuple[Predicate, str, bool]  # (predicate, object, ended)
+
+
+def keywords(text: str, k: int = 3) -> tuple[str, ...]:
+    words = [w.lower() for w in _WORD.findall(text) if w.lower() not in STOPWORDS and len(w) > 2 or
+             re.match(r"[\u4e00-\u9fff]", w)]
+    return tuple(w for w, _ in Counter(words).most_common(k))
+
+
+def summarise(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def classify(text: str) -> EventType:
+    """The event type of a whole turn when no fact rule fires."""
+    if _GREETING.search(text):
+        return EventType.GREETING
+    if _SMALL_TALK.search(text):
+        return EventType.SMALL_TALK
+    if _CORRECTION.search(text):
+        return EventType.CORRECTION
+    if _TASK.search(text):
+        return EventType.TASK
+    if _PLAN.search(text):
+        return EventType.PLAN
+    if _EMOTION.search(text):
+        return EventType.EMOTION
+    return EventType.FACT
+
+
+def _read(clause: str) -> list[Found]:
+    """One clause's facts. A change of state is first read as the negation it may be ("I don't
+    like coffee any more" is a current dislike); failing that, as the state it ends."""
+    rules = rules_zh.RULES if is_chinese(clause) else rules_en.RULES
+    change = change_of_state(clause)
+    if change is None:
+        return [(p, o, False) for p, o in read_clause(clause, rules)]
+    if change == "stopped":
+        negated = read_clause(as_negation(clause), rules)
+        if negated:
+            return [(p, o, False) for p, o in negated]
+    return [(p, o, True) for p, o in read_clause(as_affirmation(clause), rules)]
+
+
+def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
+    """"Sorry, I meant 31": the corrected value takes the predicate of the fact just said; a
+    corrected value of a predicate that holds many values also ends the one it replaces."""
+    last = next((f for f in reversed(previous) if f.is_fact), None)
+    if not found:
+        match = _CORRECTED_VALUE.search(text.strip())
+        value = re.split(r",?\s+not\s+|[，,]\s*不是", match.group(1))[0] if match else ""
+        value = re.sub(r"岁$|\s*years? old$", "", value.strip())
+        if number(value) is not None and (last is None or last.predicate is Predicate.HAS_AGE):
+            return [(Predicate.HAS_AGE, str(number(value)), False)]
+        value = clean_object(value)
+        if last is None or not value:
+            return found
+        found = [(last.predicate, value, False)]
+    if last is not None and not PREDICATES[last.predicate].functional and any(
+            p is last.predicate and o.lower() != (last.object or "").lower() for p, o, _ in found):
+        found.append((last.predicate, last.object, True))
+    return found
+
+
+def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extraction]:
+    """Facts about the user in one of the user's turns; none from the assistant or hearsay.
+    ``previous``: the facts of the user's earlier turns in the batch, which a correction refers to."""
+    if turn.role is not Role.USER:
+        return []
+    found: list[Found] = []
+    for sentence in sentences(turn.content):
+        if is_question(sentence) or is_hypothetical(sentence):
+            continue
+        for clause in clauses(sentence):
+            if not is_hearsay(clause):
+                found += _read(clause)
+    correction = bool(_CORRECTION.search(turn.content.strip()))
+    if correction:
+        found = _corrected(turn.content, found, previous)
+    facts: list[Extraction] = []
+    seen: set[tuple[Predicate, str, bool]] = set()
+    for predicate, obj, ended in found:
+        if (predicate, obj.lower(), ended) in seen:
+            continue
+        seen.add((predicate, obj.lower(), ended))
+        spec = PREDICATES[predicate]
+        tags = (("correction",) if correction else ()) + ((ENDED_TAG,) if ended else ())
+        facts.append(Extraction(
+            type=spec.event_type, summary=f"{'no longer ' if ended else ''}{predicate.value.replace('_', ' ')}: {obj}",
+            message_id=turn.message_id, confidence=RULE_CONFIDENCE, predicate=predicate, object=obj,
+            tags=tags, sensitive=spec.sensitive, keywords=keywords(obj + " " + turn.content),
+        ))
+    return facts
+
+
+def extract_event(turn: Turn, facts: list[Extraction]) -> Extraction:
+    """The episodic event a turn becomes: typed by its strongest fact, else by its shape."""
+    event_type = facts[0].type if facts else classify(turn.content)
+    return Extraction(
+        type=event_type, summary=summarise(turn.content), message_id=turn.message_id,
+        confidence=RULE_CONFIDENCE if facts else 0.5, keywords=keywords(turn.content),
+        sensitive=any(f.sensitive for f in facts),
+    )

@@ -1,0 +1,64 @@
+"""The shape of a fact rule and how a clause is read with a list of them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..model import Predicate, resolve_predicate
+from .text import clean_object, split_list
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``pattern`` finds the object in group ``group``. A relation rule has no fixed predicate: the
+    relation word in ``relation_group`` names it ("my sister" -> has_sibling). ``lists`` splits
+    "A, B and C" into three facts; ``value`` maps the matched words onto the stored object
+    ("diabetic" -> "diabetes", "thirty" -> "30") or rejects them (``None``)."""
+
+    pattern: re.Pattern
+    predicate: Predicate | None
+    group: int = 1
+    relation_group: int | None = None
+    lists: bool = False
+    value: Callable[[str], str | None] | None = None
+
+
+# Plural and modified relation words map onto the singular the vocabulary knows.
+_SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "daughter", "brothers": "brother",
+             "sisters": "sister", "friends": "friend", "colleagues": "colleague", "coworkers": "coworker",
+             "parents": "parent", "co-worker": "coworker", "partner": "spouse", "fiance": "spouse",
+             "fiancé": "spouse", "fiancée": "spouse", "mum": "mom", "mommy": "mom", "daddy": "dad",
+             "stepson": "son", "stepdaughter": "daughter", "twin": "sibling", "sibling": "sibling",
+             "siblings": "sibling", "girl": "daughter", "boy": "son", "elder": "sibling", "老大": "孩子",
+             "宝宝": "孩子", "闺女": "女儿", "太太": "妻子", "先生": "丈夫", "爱人": "妻子", "媳妇": "妻子",
+             "师傅": "导师", "上司": "经理", "主管": "经理", "教授": "导师", "博导": "导师", "兄弟": "哥哥",
+             "姐妹": "姐姐", "好朋友": "朋友", "闺蜜": "朋友"}
+
+
+def relation_predicate(word: str) -> Predicate | None:
+    word = word.strip().lower()
+    if word == "sibling":
+        return Predicate.HAS_SIBLING
+    return resolve_predicate(_SINGULAR.get(word, word))
+
+
+def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str]]:
+    """Every fact the rules find in one clause, in rule order, each (predicate, object) once."""
+    found: list[tuple[Predicate, str]] = []
+    for rule in rules:
+        for match in rule.pattern.finditer(clause):
+            predicate = rule.predicate
+            if rule.relation_group is not None:
+                predicate = relation_predicate(match.group(rule.relation_group))
+            raw = match.group(rule.group)
+            if predicate is None or raw is None:
+                continue
+            for part in (split_list(raw) if rule.lists else [raw]):
+                obj = clean_object(part)
+                if obj and rule.value is not None:
+                    obj = rule.value(obj)
+                if obj and (predicate, obj.lower()) not in {(p, o.lower()) for p, o in found}:
+                    found.append((predicate, obj))
+    return found

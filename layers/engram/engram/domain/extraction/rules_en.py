@@ -1,0 +1,220 @@
+"""English fact rules. Each names its subject ("I", "we", "my X") so a statement about someone
+else never becomes one about the user; adverbs may sit between subject and verb ("I really love")."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Predicate as P
+from .rules import Rule
+from .text import EN_NUMBER_WORDS, age
+
+_I = re.I
+ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"
+       r"personally|generally|usually|always|do|now|currently|kind of|kinda|sort of|especially|particularly|"
+       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly),?\s+)*")
+# Where an object ends: punctuation, or the words that start a reason, a time or a place.
+END = (r"(?=$|[.;!?\n]|,\s*(?:not|but|which|who|because|since|so|especially|though)\b| because | since | when "
+       r"| though | although | ever since | which | who | but | for (?:breakfast|lunch|dinner|years|a living)"
+       r"| at (?:the |my |a )| with (?:my|a|the) | in (?:the|my) (?:morning|evening)| over | rather than "
+       r"| instead of | more than )")
+OBJ = r"([^.;!?\n]{1,80}?)"
+NAME = r"([A-Z][a-zA-Z'-]{1,30}(?: [A-Z][a-zA-Z'-]{1,30}){0,2})"
+_PERSON = r"(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Uncle|Aunt|Auntie|Grandma|Grandpa)\.? )?" + NAME[1:-1]
+PERSON = "(" + _PERSON + ")"
+PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r")*)"
+PLACE = r"(?:the )?" + NAME
+RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|fianc[eé]e?|mother|father|mom|mum|"
+            r"dad|parents?|brothers?|sisters?|siblings?|twin|friends?|advisor|supervisor|mentor|teacher|"
+            r"colleagues?|co-?workers?|boss|manager)")
+RELATION_MOD = (r"(?:(?:best|older|younger|little|big|elder|eldest|youngest|oldest|twin|baby|PhD|Ph\.D\.|phd|thesis|"
+                r"doctoral|research|direct|current|dear|lovely|new|two|three|2|3|only|wonderful)\s+)?")
+OCCUPATIONS = (
+    r"teacher|nurse|doctor|physician|surgeon|dentist|pharmacist|engineer|developer|programmer|coder|designer|lawyer|"
+    r"attorney|accountant|chef|cook|baker|student|writer|author|journalist|editor|photographer|architect|scientist|"
+    r"researcher|professor|lecturer|librarian|electrician|plumber|carpenter|mechanic|pilot|firefighter|"
+    r"police officer|cop|paramedic|therapist|psychologist|psychiatrist|social worker|counselor|consultant|manager|"
+    r"analyst|barista|waiter|waitress|bartender|cashier|farmer|musician|artist|painter|actor|actress|translator|"
+    r"interpreter|veterinarian|vet|midwife|receptionist|secretary|banker|realtor|real estate agent|entrepreneur|"
+    r"freelancer|economist|biologist|chemist|physicist|mathematician|tutor|coach|personal trainer|hairdresser|"
+    r"butcher|truck driver|taxi driver|bus driver|driver|soldier|nanny|dietitian|nutritionist|optometrist|"
+    r"physiotherapist|physical therapist|postdoc|data scientist|product manager|project manager|nurse practitioner|"
+    r"caregiver|paralegal|judge|software engineer|web developer|graphic designer|ux designer|sales rep|"
+    r"salesperson|marketer|clerk|technician|welder|teaching assistant|dental hygienist|radiologist|"
+    r"podcaster|youtuber|streamer|animator|illustrator|game developer|flight attendant|sommelier|tailor|"
+    r"florist|janitor|contractor|investor|founder|ceo|cto|cfo|intern|pastor|priest|rabbi|professor")
+# A job the user no longer (or does not yet) hold is not their occupation: "a retired nurse".
+JOB = (r"(?!(?:retired|former|ex|ex-\w+|aspiring|future|wannabe|would-be)\b)"
+       r"((?:(?!(?:of|fan|for|with|in|at|the|and|big|huge)\b)[a-z-]+ ){0,2}?(?:" + OCCUPATIONS + r")s?)\b"
+       r"(?!['’]s| (?:of|at heart|by nature))")
+CONDITIONS = (
+    r"type (?:1|2|one|two|i|ii) diabetes|diabetes|asthma|hypertension|high blood pressure|high cholesterol|depression|"
+    r"anxiety|an anxiety disorder|adhd|autism|insomnia|migraines?|celiac disease|coeliac disease|arthritis|"
+    r"rheumatoid arthritis|eczema|epilepsy|ibs|crohn's(?: disease)?|lupus|pcos|sleep apnea|dyslexia|gerd|"
+    r"acid reflux|psoriasis|fibromyalgia|heart disease|kidney disease|copd|bipolar disorder|ptsd|ocd|gout|"
+    r"a heart condition|chronic pain|tinnitus|hypothyroidism|scoliosis|multiple sclerosis|endometriosis|"
+    r"glaucoma|anemia|a thyroid condition|lactose intolerance|osteoporosis|long covid|hay fever|ms|"
+    r"parkinson's(?: disease)?|cancer|hiv|hepatitis [abc]|an eating disorder|vertigo")
+_ADJECTIVE_CONDITIONS = {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "anemic": "anemia",
+                         "lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
+                         "prediabetic": "prediabetes", "pre-diabetic": "prediabetes", "celiac": "celiac disease",
+                         "bipolar": "bipolar disorder", "dyslexic": "dyslexia", "autistic": "autism"}
+# "I'm Canadian", "I'm Sorry": capitalised words after "I'm" that are not names.
+_NOT_NAMES = set(
+    "american canadian british english scottish irish welsh french german italian spanish portuguese dutch swiss "
+    "swedish norwegian danish finnish polish russian ukrainian greek turkish indian pakistani chinese japanese "
+    "korean vietnamese thai filipino indonesian mexican brazilian argentinian colombian australian kiwi african "
+    "nigerian kenyan egyptian israeli iranian arab jewish muslim christian catholic buddhist hindu atheist vegan "
+    "vegetarian sorry fine good okay ok here back ready done not just so really also still currently actually "
+    "home sure glad happy sad tired new single married divorced gay straight bi trans sick well excited "
+    "in on at from with the a an very always never".split())
+
+
+# "I'm a people person", "a morning person": not a taste for a thing.
+_NOT_TASTES = {"people", "morning", "night", "evening", "big", "huge", "real", "total", "hands-on", "detail",
+               "glass", "half", "outdoors", "indoor", "a", "an", "the"}
+
+
+def _taste(value: str) -> str | None:
+    return None if value.lower() in _NOT_TASTES else value
+
+
+def _name(value: str) -> str | None:
+    return None if value.split()[0].lower() in _NOT_NAMES else value
+
+
+def _condition(value: str) -> str | None:
+    return _ADJECTIVE_CONDITIONS.get(value.lower(), value)
+
+
+def _no_condition(value: str) -> str | None:
+    """A difficulty that is a named condition is read as the condition, not as a struggle."""
+    return None if re.fullmatch(CONDITIONS, value, _I) else value
+
+
+_AGE_GUARD = (r"(?!\d|[%.,]\d|\s*(?:%|percent|minutes?|mins?|hours?|hrs?|seconds?|times|kg|kilos?|lbs?|pounds|km|"
+              r"miles?|cm|feet|foot|ft|inches|dollars|bucks|euros|\$|days?|weeks?|months?|am\b|pm\b|a\.m|p\.m|"
+              r"o'clock|th\b|st\b|nd\b|rd\b|k\b|minutes|people|steps|floors?)|\s+years?\s+(?!old))")
+_AGE_NUMBER = r"(\d{1,3}|" + EN_NUMBER_WORDS + r")"
+
+RULES: list[Rule] = [
+    # names
+    Rule(re.compile(r"\b(?i:my (?:first |full )?name(?:'s| is)|the name(?:'s| is)) " + NAME), P.HAS_NAME),
+    Rule(re.compile(r"\b(?i:call me|calls me|i'm called|i am called|i go by|known as|name's) " + NAME), P.HAS_NAME,
+         value=_name),
+    Rule(re.compile(r"\b(?i:i'm|i am) " + NAME + r"(?=$|[,.!;]| and | from | here\b| by the way)"),
+         P.HAS_NAME, value=_name),
+    # ages: "I'm 35", "I am 35 years old", "I just turned 42", "a 29-year-old nurse", "thirty-one"
+    Rule(re.compile(r"\bi(?:'m| am)\s+(?:now\s+|already\s+|only\s+|just\s+)?" + _AGE_NUMBER + _AGE_GUARD
+                    + r"(?:\s*(?:years? old|yrs? old|y/?o)\b)?", _I), P.HAS_AGE, value=age),
+    Rule(re.compile(r"(?:\bi\s+|^)(?:just\s+|recently\s+|finally\s+)?(?:turned|hit)\s+" + _AGE_NUMBER + r"\b", _I),
+         P.HAS_AGE, value=age),
+    Rule(re.compile(r"\bi(?:'m| am) an? " + _AGE_NUMBER + r"[- ]years?[- ]old\b", _I), P.HAS_AGE, value=age),
+    Rule(re.compile(r"\bmy age is " + _AGE_NUMBER + r"\b", _I), P.HAS_AGE, value=age),
+    Rule(re.compile(r"^being " + _AGE_NUMBER + r"(?:\s*years? old)?(?:,|$)", _I), P.HAS_AGE, value=age),
+    Rule(re.compile(r"^as an? " + _AGE_NUMBER + r"[- ]years?[- ]old\b", _I), P.HAS_AGE, value=age),
+    # allergies and conditions
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:(?:severely|deathly|highly|mildly|extremely|seriously|very|a bit|"
+                    r"slightly|quite)\s+)?allergic to " + OBJ + END, _I), P.ALLERGIC_TO, lists=True),
+    Rule(re.compile(r"\bi(?: have|'ve got| have got| got|'ve) (?:an? |some )?(?:(?:severe|bad|mild|serious|deadly|"
+                    r"life-threatening|strong)\s+)?(?:allergy|allergies|allergic reactions?) (?:to|from) " + OBJ + END,
+                    _I), P.ALLERGIC_TO, lists=True),
+    Rule(re.compile(r"\b(?:i(?: have|'ve got| have got|'ve) an?|my) (?:(?:severe|bad|mild|serious)\s+)?"
+                    r"(?!(?:severe|bad|mild|serious|strong|deadly)\b)([a-z][a-z -]{1,30}?) allergy\b", _I),
+         P.ALLERGIC_TO, lists=True),
+    Rule(re.compile(r"^(?:even )?(?:a little |a bit of |the smell of |any )?([A-Za-z][a-z -]{1,30}?) (?:gives|give|"
+                    r"makes|make) me (?:an? )?(?:(?:bad|terrible|severe|awful|nasty|serious|horrible)\s+)?"
+                    r"(?:allergic reaction|allergies|hives|a rash|break out)", _I), P.ALLERGIC_TO),
+    Rule(re.compile(r"\bi (?:can't|cannot|can not|don't) (?:eat|have|take|drink|touch) " + OBJ
+                    + r" (?:because|since|as|cause|'cause) i(?:'m| am) allergic", _I), P.ALLERGIC_TO, lists=True),
+    Rule(re.compile(r"\bi(?: was| got| have been|'ve been| recently got| just got| was recently| was just|"
+                    r" recently was) diagnosed with " + OBJ + END, _I), P.HAS_CONDITION, value=_condition),
+    Rule(re.compile(r"\bi(?:'ve| have)? " + ADV + r"(?:have|had|suffer from|suffered from|live with|lived with|"
+                    r"am living with|'m living with|been living with|struggle with|deal with|battle|got|"
+                    r"been dealing with) "
+                    r"(?:(?:mild|severe|chronic|bad|really bad)\s+)?("
+                    + CONDITIONS + r")\b", _I), P.HAS_CONDITION, value=_condition),
+    Rule(re.compile(r"\bi(?:'m| am) (diabetic|asthmatic|epileptic|anemic|lactose intolerant|gluten intolerant|"
+                    r"pre-?diabetic|celiac|bipolar|dyslexic|autistic)\b", _I), P.HAS_CONDITION, value=_condition),
+    # dislikes (before likes: a dislike rule reads the negated form whole)
+    Rule(re.compile(r"\bi " + ADV + r"(?:don't|do not|dont|never|rarely) (?:really |much |particularly |ever |"
+                    r"usually )?(?:like|enjoy|eat|drink|care for|care much for|touch) " + OBJ + END, _I),
+         P.DISLIKES, lists=True),
+    Rule(re.compile(r"\bi " + ADV + r"(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|"
+                    r"avoid|can't tolerate) " + OBJ + END, _I), P.DISLIKES, lists=True),
+    Rule(re.compile(r"\bi(?:'m| am) not " + ADV + r"(?:a )?(?:(?:big|huge|great|real|massive)\s+)?fan of " + OBJ + END,
+                    _I), P.DISLIKES, lists=True),
+    Rule(re.compile(r"\bi(?:'m| am) not (?:really |very |that |too )?(?:into|fond of|keen on|crazy about) " + OBJ
+                    + END, _I), P.DISLIKES, lists=True),
+    Rule(re.compile(r"^([A-Za-z][\w' -]{1,40}?) (?:is not|isn't|are not|aren't|is never|was never) (?:really )?"
+                    r"(?:my thing|for me|my cup of tea|my favou?rite)\b", _I), P.DISLIKES),
+    Rule(re.compile(r"\bi(?:'m| am) not (?:a |an )?(?:(?:big|huge|real|great)\s+)?([a-z]+) (?:drinker|eater|person|"
+                    r"lover|fan)\b", _I), P.DISLIKES, value=_taste),
+    Rule(re.compile(r"^([A-Za-z][\w' -]{1,40}?) (?:make|makes) me (?:really |so |very )?(?:uncomfortable|anxious|"
+                    r"nervous|miserable|queasy|nauseous|cringe)\b", _I), P.DISLIKES),
+    Rule(re.compile(r"\bmy least favou?rite (?:\w+ ){0,3}?(?:is|are) " + OBJ + END, _I), P.DISLIKES),
+    Rule(re.compile(r"^([A-Za-z][\w' -]{1,40}?) (?:is|are) my least favou?rite\b", _I), P.DISLIKES),
+    # likes
+    Rule(re.compile(r"\bi " + ADV + r"(?:like|love|enjoy|prefer|adore|dig|fancy|am fond of|'m fond of) " + OBJ
+                    + END, _I), P.HAS_PREFERENCE, lists=True),
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:a )?(?:(?:big|huge|massive|great|real|true|die-hard)\s+)?fan of "
+                    + OBJ + END, _I), P.HAS_PREFERENCE, lists=True),
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:into|obsessed with|passionate about|crazy about|hooked on|"
+                    r"fond of|keen on) " + OBJ + END, _I), P.HAS_PREFERENCE, lists=True),
+    Rule(re.compile(r"\bmy (?:absolute |all-time |very )?favou?rite (?:\w+ ){0,3}?(?:is|are|has to be) " + OBJ + END,
+                    _I), P.HAS_PREFERENCE, lists=True),
+    Rule(re.compile(r"^([A-Za-z][\w' -]{1,40}?) (?:is|are|has always been|have always been) (?:definitely |easily |"
+                    r"totally )?my (?:absolute |all-time |very |number one |top )?(?:favou?rite|jam|passion)\b", _I),
+         P.HAS_PREFERENCE),
+    Rule(re.compile(r"\bi(?:'m| am) (?:a )?(?:big |huge |total |real )?sucker for " + OBJ + END, _I), P.HAS_PREFERENCE,
+         lists=True),
+    # "I'm a big coffee drinker", "I'm a cat person" (and, negated, the dislike rule above)
+    Rule(re.compile(r"\bi(?:'m| am) (?:a |an )?(?:(?:big|huge|real|total)\s+)?([a-z]+) "
+                    r"(?:drinker|eater|person|lover)\b", _I), P.HAS_PREFERENCE, value=_taste),
+    Rule(re.compile(r"\b(?:i can't get enough of|nothing beats) " + OBJ + END, _I), P.HAS_PREFERENCE),
+    # difficulties and skills
+    Rule(re.compile(r"\bi " + ADV + r"(?:struggle (?:a lot |a bit |so much |quite a bit |badly )?with|"
+                    r"have (?:a lot of |some |real )?trouble(?: with)?|have a hard time(?: with)?|"
+                    r"have difficulty(?: with)?|have difficulties with|suck at|can't get my head around|"
+                    r"can't wrap my head around) " + OBJ + END, _I), P.STRUGGLES_WITH, lists=True,
+         value=_no_condition),
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:bad|terrible|awful|hopeless|useless|rubbish|not (?:very |that |so |"
+                    r"too |all that )?(?:good|great)|weak) (?:at|in|with) " + OBJ + END, _I), P.STRUGGLES_WITH,
+         lists=True),
+    Rule(re.compile(r"^([A-Za-z][\w' -]{1,40}?) (?:is|are) (?:really |so |very |quite |always |super )?(?:hard|"
+                    r"difficult|tough|confusing|a struggle|a nightmare) for me\b", _I), P.STRUGGLES_WITH),
+    Rule(re.compile(r"^([A-Za-z][\w' -]{1,40}?) (?:has|have) always been (?:really |so |very )?(?:hard|difficult|"
+                    r"tough|a struggle) for me\b", _I), P.STRUGGLES_WITH),
+    Rule(re.compile(r"\bi find ([a-z][\w' -]{1,40}?) (?:really |so |very |quite |super )?(?:hard|difficult|"
+                    r"confusing|challenging|tough)\b", _I), P.STRUGGLES_WITH),
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:good|great|excellent|skilled|proficient|fluent|an expert|"
+                    r"experienced|talented) (?:at|in|with) " + OBJ + END, _I), P.MASTERS, lists=True),
+    Rule(re.compile(r"\bi speak fluent " + OBJ + END, _I), P.MASTERS, lists=True),
+    # occupations
+    Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working) as an? " + JOB,
+                    _I), P.WORKS_AS),
+    Rule(re.compile(r"\bi(?:'m| am) (?:now |currently |still |actually |also )?an? (?:\d{1,3}[- ]years?[- ]old )?"
+                    + JOB, _I), P.WORKS_AS),
+    Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
+    Rule(re.compile(r"\b(?:i(?:'m| am) employed as|by profession,? i(?:'m| am)) an? " + JOB, _I), P.WORKS_AS),
+    Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|school|kindergarten|preschool|"
+                    r"math|maths|english|history|science|physics|chemistry|biology|art|music|yoga|piano|university|"
+                    r"college)\b", _I), P.WORKS_AS, value=lambda _: "teacher"),
+    # where the user lives
+    Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living|are living|'re living|reside|settled|"
+                    r"now live) in " + PLACE), P.LIVES_IN),
+    Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:just |recently |finally |eventually )?(?i:moved|"
+                    r"relocated|moved back|moved house|moved over) (?i:to|in) " + PLACE), P.LIVES_IN),
+    Rule(re.compile(r"\b(?i:i'm|i am|we're|we are) (?i:now |currently )?(?i:based|living|located) (?i:in|out of) "
+                    + PLACE), P.LIVES_IN),
+    Rule(re.compile(r"\b(?i:my (?:home|house|place|apartment|flat) is in) " + PLACE), P.LIVES_IN),
+    Rule(re.compile(r"^(?i:home(?: for me)? is) " + PLACE), P.LIVES_IN),
+    # relations: "Leo is my son", "my wife Anna", "my sister's name is Mia", "two kids, Leo and Sara"
+    Rule(re.compile(PEOPLE + r" (?:is|are|was) (?i:my) " + RELATION_MOD + RELATION + r"\b"), None, 1,
+         relation_group=2, lists=True),
+    Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are| is named| is called|"
+                    r" are named| are called| are|,| is|:)? " + PEOPLE), None, 2, relation_group=1, lists=True),
+    Rule(re.compile(r"\b(?i:i have|i've got|we have) (?i:two|three|four|2|3|4|a|an|one) " + RELATION
+                    + r"(?:,|:| named| called|, named| -)? " + PEOPLE), None, 2, relation_group=1, lists=True),
+    Rule(re.compile(r"\b(?i:i'm|i am|i got) (?i:married|engaged) to " + PERSON), P.HAS_SPOUSE),
+]

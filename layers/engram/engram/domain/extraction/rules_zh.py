@@ -1,0 +1,119 @@
+"""Chinese fact rules. The subject is "我" right before the verb (adverbs and time words may sit
+between: "我上个月搬到深圳了"), so "我妹妹对猫过敏" is about the sister, not the user."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Predicate as P
+from .rules import Rule
+from .text import age
+
+ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
+       r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向)*")
+END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
+OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
+LIST = r"([^，。；！？,.;!?\s]{1,30}?)"
+_HAN_NAME = r"(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z]{2,20})"
+# A person as named in Chinese: with a title ("王老师", "张经理"), a bare name, or a Latin one.
+TITLED = (r"([\u4e00-\u9fff]{1,3}?(?:老师|经理|总|医生|教授|主任|博士|律师|师傅|阿姨|叔叔)|[\u4e00-\u9fff]{2,3}"
+          r"|[A-Za-z]{2,20})")
+RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|妈妈|爸爸|母亲|父亲|哥哥|姐姐|"
+            r"弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管)")
+OCCUPATIONS = (r"医生|大夫|老师|教师|护士|程序员|工程师|软件工程师|学生|大学生|研究生|博士生|硕士生|高中生|律师|设计师|"
+               r"会计|会计师|厨师|司机|记者|警察|销售|产品经理|项目经理|经理|药剂师|建筑师|作家|翻译|演员|公务员|"
+               r"数据分析师|分析师|农民|画家|教授|研究员|科学家|编辑|摄影师|牙医|兽医|律师助理|模特|歌手|"
+               r"音乐人|主播|店长|老板|创业者|自由职业者|快递员|外卖员|保安|银行职员|客服|前端工程师|后端工程师|"
+               r"算法工程师|测试工程师|运营|产品经理|心理咨询师|健身教练|教练|幼师|小学老师|中学老师|大学老师|柜员|"
+               r"收银员|服务员|保姆|清洁工|电工|木匠|医药代表|人事|财务|出纳|导游|空姐|飞行员|理发师|营养师")
+CONDITIONS = (r"二型糖尿病|2型糖尿病|一型糖尿病|1型糖尿病|糖尿病|哮喘|高血压|高血脂|高血糖|抑郁症|焦虑症|失眠|"
+              r"偏头痛|胃病|胃炎|心脏病|关节炎|湿疹|癫痫|乳糖不耐受|痛风|过敏性鼻炎|鼻炎|贫血|甲亢|甲减|"
+              r"多动症|自闭症|强迫症|颈椎病|腰椎间盘突出|脂肪肝|低血糖|冠心病|帕金森|阿尔茨海默症")
+_FAMILY = r"(?!妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|的|们|家|孩子)"
+_SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
+                "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武"
+                "戴莫孔向汤欧")
+_NOT_NAME_ENDINGS = ("人", "生", "师", "员", "家", "者", "长", "理", "总", "士", "工", "医")
+
+
+def _zh_name(value: str) -> str | None:
+    """"我是王小明" is a name; "我是北京人" or "我是张经理" (a title, not a name) is not."""
+    if len(value) in (2, 3) and value[0] in _SURNAMES and not value.endswith(_NOT_NAME_ENDINGS):
+        return value
+    return None
+
+
+def _consumed(value: str) -> str:
+    """"喝咖啡" and "咖啡" are one thing to like or dislike ("我不喝咖啡了" ends "我喜欢喝咖啡")."""
+    return re.sub(r"^(?:吃|喝)(?=.)", "", value)
+
+
+RULES: list[Rule] = [
+    # names: "我叫…", "我的名字是…", "大家都叫我…", "我是王小明"
+    Rule(re.compile(r"我(?:的名字)?叫(?!外卖|车|醒|了)(" + _HAN_NAME + r")" + END), P.HAS_NAME),
+    Rule(re.compile(r"我的名字(?:是|叫)(" + _HAN_NAME + r")" + END), P.HAS_NAME),
+    Rule(re.compile(r"(?:大家|别人|朋友们|他们)(?:都)?(?:叫|喊|称呼)我(" + _HAN_NAME + r")" + END), P.HAS_NAME),
+    Rule(re.compile(r"叫我(" + _HAN_NAME + r")就(?:好|行|可以)"), P.HAS_NAME),
+    Rule(re.compile(r"^(?:你好|您好|大家好)?[，,]?我是([\u4e00-\u9fff]{2,3})" + END), P.HAS_NAME, value=_zh_name),
+    # ages: "我今年30岁", "我三十五岁了", "今年我28", "我刚满25周岁"
+    Rule(re.compile(r"(?:我|今年我)" + ADV + r"(?:是|满|已经满|刚满)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:周)?岁"),
+         P.HAS_AGE, value=age),
+    # allergies and conditions
+    Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
+         lists=True),
+    Rule(re.compile(r"我" + _FAMILY + r"(?!一|有)(?:吃|喝|碰|闻到?|用)?([^，。；！？,.;!?\s对就会有患得]{1,8}?)" + ADV
+                    + r"(?:严重|有点)?过敏(?!性)"),
+         P.ALLERGIC_TO, lists=True),
+    Rule(re.compile(r"我(?:一)?(?:吃|喝|碰|用)" + LIST + r"(?:就|会|都会|就会)(?:严重)?过敏"), P.ALLERGIC_TO,
+         lists=True),
+    Rule(re.compile(r"^" + OBJ + r"(?:会)?(?:让|使|令)我(?:严重)?过敏"), P.ALLERGIC_TO),
+    Rule(re.compile(r"我有" + LIST + r"过敏(?:症)?"), P.ALLERGIC_TO, lists=True),
+    Rule(re.compile(r"我" + ADV + r"(?:被诊断(?:出|为)?(?:患有|有)?|被确诊(?:为|患有|了|有)?|确诊了?)" + OBJ + END),
+         P.HAS_CONDITION),
+    Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)(?:轻度|重度|严重的?|慢性)?("
+                    + CONDITIONS + r")"), P.HAS_CONDITION),
+    # dislikes, then likes
+    Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不喜欢|不爱吃|不爱喝|不爱|讨厌|不吃|不喝|"
+                    r"受不了|反感|厌恶|讨厌吃|接受不了|喜欢不起来|不感冒)(?!的)" + LIST + END),
+         P.DISLIKES, lists=True, value=_consumed),
+    Rule(re.compile(r"我" + ADV + r"(?:不太|不怎么|不是很)喜欢" + LIST + END), P.DISLIKES, lists=True,
+         value=_consumed),
+    Rule(re.compile(r"我" + ADV + r"对" + OBJ + r"(?:不感兴趣|没兴趣|没什么兴趣|不感冒)"), P.DISLIKES),
+    Rule(re.compile(r"我最不喜欢的[\u4e00-\u9fff]{0,4}?是" + OBJ + END), P.DISLIKES),
+    Rule(re.compile(r"我" + ADV + r"(?:喜欢|爱吃|爱喝|爱看|爱听|爱|偏爱|热爱|钟爱|迷上了|迷恋|偏好|喜爱)(?!的)" + LIST
+                    + END),
+         P.HAS_PREFERENCE, lists=True, value=_consumed),
+    Rule(re.compile(r"我" + ADV + r"对" + OBJ + ADV + r"(?<![不没])(?:感兴趣|有兴趣|着迷)"), P.HAS_PREFERENCE),
+    Rule(re.compile(r"^" + OBJ + r"是我(?:最喜欢|最爱|的最爱)"), P.HAS_PREFERENCE),
+    Rule(re.compile(r"我最(?:喜欢|爱)的[\u4e00-\u9fff]{0,4}?是" + LIST + END), P.HAS_PREFERENCE, lists=True),
+    # difficulties and skills: "我对微积分不太理解", "我数学不好", "物理对我来说太难了"
+    Rule(re.compile(r"我" + ADV + r"对" + OBJ + ADV + r"(?:不太|不怎么|不是很|一直不太|完全不|不|搞不)"
+                    r"(?:理解|懂|明白|擅长|了解|清楚)"), P.STRUGGLES_WITH),
+    Rule(re.compile(r"我" + ADV + r"(?:不太|不怎么|不是很)?(?:不擅长|不会|搞不懂|学不好|弄不懂|头疼)" + OBJ + END),
+         P.STRUGGLES_WITH),
+    # "我数学不好" is a difficulty; "我心情不好" (a mood) or "我最近不太好" is not.
+    Rule(re.compile(r"我的?(?!心情|身体|睡眠|胃口|状态|运气|脾气|记性|视力|最近|今天|现在|这|感觉)"
+                    r"([\u4e00-\u9fff]{2,4}?)" + ADV + r"(?:很差|不好|不太好|不行|太差|特别差|很烂|跟不上)"),
+         P.STRUGGLES_WITH),
+    Rule(re.compile(r"^" + OBJ + r"对我(?:来说)?" + ADV + r"(?:太|很|特别|非常|有点|有些)?(?:难|困难|吃力)"),
+         P.STRUGGLES_WITH),
+    Rule(re.compile(r"我" + ADV + r"(?:擅长|精通|很会|熟悉)" + LIST + END), P.MASTERS, lists=True),
+    # occupations: "我是一名医生", "我在医院当护士", "我的工作是程序员"
+    Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)?(" + OCCUPATIONS + r")" + END), P.WORKS_AS),
+    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?(" + OCCUPATIONS + r")"),
+         P.WORKS_AS),
+    Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
+    # where the user lives
+    Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
+                    + OBJ + END), P.LIVES_IN),
+    Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
+    Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
+    # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
+    Rule(re.compile(TITLED + r"是我的?" + RELATION), None, 1, relation_group=2),
+    # "我妈妈是一名医生" names her job, not a person.
+    Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
+                    + END + ")" + TITLED + END), None, 2, relation_group=1),
+    Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"
+                    + r"([\u4e00-\u9fff]{1,3}(?:(?:和|、|跟)[\u4e00-\u9fff]{1,3})+)" + END), None, 2,
+         relation_group=1, lists=True),
+]

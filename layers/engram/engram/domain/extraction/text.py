@@ -1,0 +1,208 @@
+"""Shared text handling of the rule extractor: clauses, guards, objects and lists.
+
+A fact rule only ever sees one clause with one subject, so "I prefer vegetarian restaurants, and I
+hate spicy food" gives two facts of opposite polarity, and a guard (hearsay, question, hypothesis)
+silences only the clause it is in.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Sentences end at terminal punctuation; a sentence splits again where a new subject starts.
+SENTENCES = re.compile(r"(?<=[.!?。！？；;\n])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
+                       r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)\s*")
+_EN_SUBJECT = r"(?:i|i'm|i've|i'd|we|we're|we've|my)\b"
+_EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus )?"
+                       r"(?:now |then |today |these days )?(?=" + _EN_SUBJECT + ")"
+                       r"|\s+(?:and|but|so|while|whereas|plus|although|though)\s+(?:now |then |today )?"
+                       r"(?=" + _EN_SUBJECT + ")"
+                       r"|,?\s+but\s+(?=(?:also |really |absolutely )*(?:hate|love|like|dislike|enjoy|prefer|"
+                       r"can't|cannot|don't|do not|never|am|'m)\b)", re.I)
+# "but hate country" keeps the user as its subject: the clause is read as "I hate country".
+_EN_CARRY = re.compile(r"^(?:also |really |absolutely |still )*(?:hate|love|like|dislike|enjoy|prefer|can't|"
+                       r"cannot|don't|do not|never|am|'m|work|live|have|struggle)\b", re.I)
+# Every comma starts a clause, except before a bare list of names ("我有两个孩子，乐乐和思思").
+_ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|跟)[\u4e00-\u9fff]{1,3}[。！!.]?$)")
+_ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
+_ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
+                       r"爱|当|做)")
+# A sentence about the user starts with "我" (not "我的…" or "我们…" or "我妈…").
+_ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事)")
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def is_chinese(text: str) -> bool:
+    return bool(_HAN.search(text))
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCES.split(text) if s.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    """One sentence as clauses with one subject each; a subjectless clause after one the user is the
+    subject of ("…，但是不喜欢香菜", "… but hate country") gets the user back as its subject."""
+    if is_chinese(sentence):
+        parts = [p.strip(" ，,") for p in _ZH_SPLIT.split(sentence) if p.strip(" ，,")]
+        out = parts[:1]
+        for part in parts[1:]:
+            bare = _ZH_CONNECTOR.sub("", part)
+            if _ZH_SELF.match(parts[0]) and (bare != part or _ZH_CARRY.match(bare)) and not bare.startswith("我"):
+                part = "我" + bare
+            out.append(part)
+        return out
+    parts = [p.strip(" ,") for p in _EN_SPLIT.split(sentence) if p.strip(" ,")]
+    return parts[:1] + [("I " + p if _EN_CARRY.match(p) else p) for p in parts[1:]]
+
+
+# -- guards: words that are not the user's claim about themself, now --------------------------------
+
+_HEARSAY = re.compile(r"\b(?:says|said|saying|tells me|told me|thinks|claims|reckons|mentioned|swears|insists)\b"
+                      r"|\b(?:people|they|everyone|everybody|folks|others) say\b"
+                      r"|听说|据说|(?:他|她|它)们?(?:说|觉得|认为)|(?:妈|爸|朋友|同事|姐|哥|弟|妹|老婆|老公|老板|医生)(?:说|觉得|认为)",
+                      re.I)
+_SELF_SAID = re.compile(r"^\s*(?:as )?i (?:said|told you|mentioned)\b", re.I)
+_QUESTION = re.compile(r"[?？]\s*$|^(?:do|does|did|am|is|are|can|could|would|should|will|was|were|what|who|where|"
+                       r"when|why|how|which|have|has)\b|(?:吗|呢|么)[。！!.]?$|是不是|有没有|会不会|什么|哪里|哪儿|为什么|怎么",
+                       re.I)
+_HYPOTHETICAL = re.compile(r"\b(?:if|unless|suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
+                           r"pretend|someday|one day)\b|如果|假如|要是|假设|想象|万一|将来|以后", re.I)
+
+
+def is_hearsay(clause: str) -> bool:
+    return bool(_HEARSAY.search(clause)) and not _SELF_SAID.search(clause)
+
+
+def is_question(sentence: str) -> bool:
+    return bool(_QUESTION.search(sentence.strip()))
+
+
+def is_hypothetical(sentence: str) -> bool:
+    return bool(_HYPOTHETICAL.search(sentence))
+
+
+# -- a change of state: a past state, or one that stopped ---------------------------------------------
+
+_USED_TO = re.compile(r"\bused to\b|以前|曾经|过去|小时候|原来", re.I)
+_NO_LONGER = re.compile(r"\bno longer\b|\bany ?more\b|\b(?:stopped|quit|gave up|given up) (?:eating|drinking)\b"
+                        r"|不再|已经不", re.I)
+_ZH_NOT_ANY_MORE = re.compile(r"不.*了[。！!.]?$")
+
+
+def change_of_state(clause: str) -> str | None:
+    """``"past"`` for "used to …", ``"stopped"`` for "no longer …", "not … any more", "不再…", else
+    ``None``."""
+    if _USED_TO.search(clause):
+        return "past"
+    if _NO_LONGER.search(clause) or _ZH_NOT_ANY_MORE.search(clause):
+        return "stopped"
+    return None
+
+
+def as_negation(clause: str) -> str:
+    """"I no longer like coffee" read as "I don't like coffee" (the dislike rules then apply)."""
+    clause = re.sub(r"\s*\bany ?more\b", "", clause, flags=re.I)
+    clause = re.sub(r"(?:'ve|\s+have)?\s+(?:stopped|quit|gave up|given up) (eat|drink)ing\b", r" don't \1", clause,
+                    flags=re.I)
+    clause = re.sub(r"\b(am|'m|are|'re) no longer\b", r"\1 not", clause, flags=re.I)
+    clause = re.sub(r"\bno longer\b", "don't", clause, flags=re.I)
+    clause = re.sub(r"不再|已经不", "不", clause)
+    return re.sub(r"了([。！!.]?)$", r"\1", clause)
+
+
+def as_affirmation(clause: str) -> str:
+    """The state a change of state ends: "I used to live in Paris" -> "I live in Paris"."""
+    clause = as_negation(clause)
+    clause = re.sub(r"\bused to be\b", "am", clause, flags=re.I)
+    clause = re.sub(r"\bused to\s+", "", clause, flags=re.I)
+    clause = re.sub(r"\b(?:do not|don't|dont|does not|doesn't)\s+", "", clause, flags=re.I)
+    clause = re.sub(r"\b(am|'m|are|'re|is) not\b", r"\1", clause, flags=re.I)
+    clause = re.sub(r"(?<=我)(?:以前|曾经|过去|小时候|原来)|(?:以前|曾经|过去|小时候|原来)(?=我)", "", clause)
+    return re.sub(r"(我(?:现在|已经|目前|也|都|早就|早已)*)不(?=住|是|在|有|对|当|做|喜欢|爱)", r"\1", clause)
+
+
+# -- objects ------------------------------------------------------------------------------------------
+
+_EN_LEAD = re.compile(r"^(?:the|a|an|to|eating|drinking|having|some|all|any|most|especially|both|either|yes|oh|"
+                      r"well|and|but|actually|also|btw|okay|ok|um|hmm)\s+", re.I)
+_EN_TRAIL = re.compile(r"\s+(?:a lot|so much|very much|too|as well|anymore|any more|these days|nowadays|lately|now|"
+                       r"right now|in general|though|actually|really|the most|most of all|more than anything|"
+                       r"last (?:week|month|year)|this (?:week|month|year)|recently|again|at all|honestly|overall|"
+                       r"for (?:years|ages|a while)|since (?:i was )?(?:a kid|childhood)|in \d{4}|"
+                       r"(?:a|one|two|three|four|five|six|ten|several|a few|\d+) (?:days?|weeks?|months?|years?) ago)$",
+                       re.I)
+_ZH_TRAIL = re.compile(r"(?:了|啦|呀|的|呢|哦|吧|啊|哈|嘛|去|住|一样|而已)$")
+# An object that is a pronoun or a clause is not a thing the user likes ("I love that my …").
+_EN_REJECT = re.compile(r"^(?:it|it's|that|this|these|those|when|how|what|you|him|her|them|us|me|myself|my|our|"
+                        r"your|his|their|someone|somebody|everything|nothing|anything|everyone|being|so|very|"
+                        r"i|we|he|she|they|there|here)\b", re.I)
+_ZH_REJECT = re.compile(r"^(?:你|他|她|它|这|那|什么|谁|哪)")
+# Idioms that look like a taste or a skill: "I hate to say it", "I prefer not to", "good at the moment".
+_EN_IDIOM = re.compile(r"^(?:not\b|to (?:say|admit|ask|bother|complain|interrupt|be |sound|break|disturb|tell)|"
+                       r"the (?:moment|minute|time being|end of the day))", re.I)
+_COMPOUNDS = ("rock and roll", "mac and cheese", "fish and chips", "salt and pepper", "bread and butter",
+              "drum and bass", "rhythm and blues", "peanut butter and jelly", "sweet and sour", "trial and error")
+_LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and|or|as well as)\s+|,\s*|\s+(?:and|or|&|as well as|plus)\s+"
+                         r"|、|和|跟|以及|及|还有)\s*", re.I)
+_HAS_CONJUNCTION = re.compile(r"\b(?:and|or|&|as well as|plus)\b|、|和|跟|以及|及|还有", re.I)
+
+
+def clean_object(value: str) -> str:
+    value = value.strip(" '\"“”‘’,")
+    if is_chinese(value):
+        for _ in range(3):
+            value = _ZH_TRAIL.sub("", value).strip()
+        return "" if _ZH_REJECT.match(value) else value
+    if _EN_IDIOM.match(value):
+        return ""
+    for _ in range(3):
+        value = _EN_TRAIL.sub("", _EN_LEAD.sub("", value)).strip(" ,")
+    if _EN_REJECT.match(value) or len(value.split()) > 6:
+        return ""
+    return value
+
+
+def split_list(value: str) -> list[str]:
+    """"peanuts, shellfish and eggs" -> three objects. Commas without a conjunction are not a list
+    ("jazz, especially bebop" is jazz); known compounds ("mac and cheese") stay whole."""
+    lowered = value.lower().strip()
+    if any(lowered == c or lowered.startswith(c + " ") for c in _COMPOUNDS) or not _HAS_CONJUNCTION.search(value):
+        return [value.split(",")[0].split("，")[0]]
+    return [part for part in _LIST_SPLIT.split(value) if part.strip()]
+
+
+# -- numbers ------------------------------------------------------------------------------------------
+
+_EN_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
+                                        "thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_EN_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+EN_NUMBER_WORDS = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ](?:one|two|three|four|five|"
+                   r"six|seven|eight|nine))?|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
+                   r"nineteen|ten)")
+_ZH_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def age(token: str) -> str | None:
+    """An age as stored ("thirty-one" -> "31"); ``None`` for a number no one's age is."""
+    years = number(token)
+    return str(years) if years is not None and 0 < years <= 120 else None
+
+
+def number(token: str) -> int | None:
+    """Digits, English number words ("thirty-one") or Chinese numerals ("三十五") as an int."""
+    token = token.strip().lower()
+    if token.isdigit():
+        return int(token)
+    if token in _EN_UNITS or token in _EN_TENS:
+        return _EN_UNITS.get(token, _EN_TENS.get(token))
+    words = re.split(r"[- ]", token)
+    if len(words) == 2 and words[0] in _EN_TENS and words[1] in _EN_UNITS:
+        return _EN_TENS[words[0]] + _EN_UNITS[words[1]]
+    if token and all(c in _ZH_DIGIT or c == "十" for c in token):
+        if "十" not in token:
+            return int("".join(str(_ZH_DIGIT[c]) for c in token))
+        tens, _, units = token.partition("十")
+        return (_ZH_DIGIT.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGIT.get(units, 0) if units else 0)
+    return None
