@@ -7,6 +7,10 @@ time = the session's date); every question of categories 1-4 is asked through re
 dense baseline embeds the question and each turn's own text with the same model and takes the
 exact top-k; the latency floor is one query embedding plus one k-NN query in the episode store.
 Without ``--api-url`` the API runs in-process (ASGI) over the configured stores.
+
+The guard and the relevance floor are measured beside it (``local/bench/guard.py``): every
+question again as a memory question, and other conversations' never-said questions; the
+calibration sweeps read the layers in-process, so they need the stores this process reaches.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ import numpy as np
 
 from engram.adapters.episode_store import EpisodeStore
 from engram.bootstrap import Dependencies, bootstrap
+from engram.domain.fusion import HYBRID
 from engram.domain.keys import episode_routing
 from engram.domain.model import Scope
 
 from . import bench_tenant, use_local_stack
+from . import guard as g
 
 CATEGORIES = ("1", "2", "3", "4")
 _SESSION = re.compile(r"^session_(\d+)$")
@@ -129,7 +135,9 @@ class Client:
 
 def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
     top = max(ks)
+    gk = 10 if 10 in ks else top
     per_question, e2e, by_step = [], [], {}
+    memory_asked, absent_asked, plain_raw = [], [], []  # the guard's questions (``guard``)
     floor_embed, floor_knn = [], []
     ingest_seconds, turns_total = 0.0, 0
     for conv in data:
@@ -170,6 +178,13 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
                 "evidence": evidence_ids(qa), "retrieved_message_ids": distinct_ids(answer["items"]),
                 "dense_message_ids": dense,
                 "no_record": answer["no_record"], "degraded": answer["degraded"]})
+            memory_asked.append(ask_guarded(deps, client, scope, user, g.memory_phrased(qa["question"], index),
+                                            now, gk, evidence_ids(qa)))
+            plain_raw.append((g.raw_items(deps, scope, qa["question"], now.isoformat(), 50)[0], evidence_ids(qa)))
+        others = [c for c in data if c is not conv]
+        conv_text = " ".join(m["content"] for m in messages)
+        for index, question in enumerate(g.never_said(conv, conv_text, others)):
+            absent_asked.append(ask_guarded(deps, client, scope, user, g.memory_phrased(question, index), now, gk, []))
     engram = score(per_question, "retrieved_message_ids", ks)
     dense = score(per_question, "dense_message_ids", ks)
     embed_p, knn_p = percentiles(floor_embed), percentiles(floor_knn)
@@ -182,7 +197,39 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
         "ingest": {"turns": turns_total, "seconds": round(ingest_seconds, 1),
                    "turns_per_s": round(turns_total / max(ingest_seconds, 1e-6), 1)},
         "questions": len(per_question),
+        "guard": guard_figures(per_question, memory_asked, absent_asked, plain_raw, gk),
         "per_question": per_question,
+    }
+
+
+def ask_guarded(deps: Dependencies, client: Client, scope: Scope, user: str, query: str, now: datetime, k: int,
+                evidence: list[str]) -> dict:
+    """One guard question through the API, and the best relevance a record showed (in-process)."""
+    answer = client.post(f"/v1/users/{user}/recall", {"query": query, "k": k, "now": now.isoformat()})
+    items, intent = g.raw_items(deps, scope, query, now.isoformat(), 50)
+    found = set(distinct_ids(answer["items"])[:k]) & set(evidence)
+    return {"query": query, "no_record": answer["no_record"], "memory_dependent": answer["memory_dependent"],
+            "unavailable": bool(answer.get("memory_unavailable")),
+            "recall": len(found) / len(evidence) if evidence else 0.0,
+            "strength": g.strength(items, intent, HYBRID.relevance_floor, k)}
+
+
+def guard_figures(plain: list[dict], memory: list[dict], absent: list[dict], plain_raw: list, k: int) -> dict:
+    recall_plain = [len(set(q["retrieved_message_ids"][:k]) & set(q["evidence"])) / len(q["evidence"])
+                    for q in plain]
+    return {
+        "threshold": HYBRID.guard_threshold, "floor": HYBRID.relevance_floor, "k": k,
+        "answerable": len(memory), "never_said": len(absent),
+        "false_no_record": round(statistics.fmean(q["no_record"] for q in memory), 4) if memory else 0.0,
+        "never_said_caught": round(statistics.fmean(q["no_record"] for q in absent), 4) if absent else 0.0,
+        "not_memory_dependent": sum(not q["memory_dependent"] for q in memory + absent),
+        "unavailable": sum(q["unavailable"] for q in memory + absent),
+        "recall_memory": round(statistics.fmean(q["recall"] for q in memory), 4) if memory else 0.0,
+        "recall_plain": round(statistics.fmean(recall_plain), 4) if recall_plain else 0.0,
+        "sweep": g.guard_sweep([q["strength"] for q in memory], [q["strength"] for q in absent]),
+        "floor_sweep": g.floor_sweep(plain_raw, k),
+        "missed_answerable": [q["query"] for q in memory if q["no_record"]][:20],
+        "uncaught_never_said": [q["query"] for q in absent if not q["no_record"]][:20],
     }
 
 
@@ -205,6 +252,7 @@ def print_table(result: dict, ks: list[int]) -> None:
     print(f"floor ms: embed_query {result['floor_ms']['embed_query']}  knn {result['floor_ms']['knn']}")
     print(f"end-to-end p95 / (embed p95 + knn p95) = {result['ratio_p95_to_floor']}x (target <= 3x)")
     print(f"ingest: {result['ingest']}  questions: {result['questions']}")
+    g.print_guard(result)
 
 
 def main(argv: list[str] | None = None) -> int:

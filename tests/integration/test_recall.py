@@ -111,3 +111,19 @@ def test_another_tenant_never_sees_the_items(app_client, carol, make_tenant):
     _, other = make_tenant()
     answer = recall(app_client, other, "carol", "What did I say last time about hiking?")
     assert answer["no_record"] is True and answer["items"] == []
+
+
+def test_a_memory_question_is_guarded_on_its_topic_not_its_cue(app_client, tenant_key):
+    """Issue 11: "Do you remember where I am flying?" answered no_record while the plain
+    question found the flight; the cue is no longer embedded, matched or scored."""
+    _, headers = tenant_key
+    app_client.put("/v1/users/lena/consent", headers=headers, json={"long_term": True})
+    ingest(app_client, headers, "lena", ("l1", "I booked a flight to Lisbon for next week."),
+           ("l2", "My sister Ana is getting married in June."), ("l3", "I started learning the cello."))
+    now = (T0 + timedelta(days=1)).isoformat()
+    plain = recall(app_client, headers, "lena", "Where am I travelling next week?", now=now)
+    cued = recall(app_client, headers, "lena", "Do you remember where I am flying?", now=now)
+    assert plain["no_record"] is False and cued["memory_dependent"] is True and cued["no_record"] is False
+    assert cued["items"][0]["provenance"]["message_ids"] == ["l1"]
+    never = recall(app_client, headers, "lena", "Do you remember what I told you about my trip to Oslo?", now=now)
+    assert never["no_record"] is True and never["items"] == []

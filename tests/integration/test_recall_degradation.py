@@ -8,6 +8,7 @@ from engram.domain.model import Scope
 from engram.service.recall import BREAKER, RecallRequest, run_in_process
 from local.stackctl.services.opensearch import OpenSearch
 from local.stackctl.services.redis import Redis
+from tests.unit.support import failing
 
 pytestmark = pytest.mark.stack
 
@@ -66,3 +67,28 @@ def test_a_step_past_its_deadline_is_skipped_and_named(deps, app_client, mia, te
     answer = run_in_process(deps, request, deadlines_ms={"episodes": 0.001})
     assert "episodes" in answer["degraded"] and answer["timings_ms"]["episodes"] == pytest.approx(0.001)
     assert any(i["layer"] == "profile" for i in answer["items"])
+
+
+def test_a_failing_episodes_step_is_never_no_record(deps, app_client, tenant_key):
+    """Nothing is stopped (others share the stack): the episode store is swapped for one whose
+    search fails, over the real stores. Nico said it; the episodes could not be read; the answer
+    must not be "no record"."""
+    _, headers = tenant_key
+    app_client.put("/v1/users/nico/consent", headers=headers, json={"long_term": True})
+    r = app_client.post("/v1/users/nico/messages", headers=headers, json={
+        "session_id": "s1", "device_id": "phone",
+        "messages": [{"role": "user", "content": "I booked a flight to Lisbon for next week.",
+                      "client_ts": "2026-05-01T10:05:00Z", "message_id": "n1"}]})
+    assert r.status_code == 200
+    request = RecallRequest.parse(Scope(tenant_key[0], "nico"), "Do you remember where I am flying?",
+                                  now="2026-05-02T10:00:00Z")
+    try:
+        working = run_in_process(deps, request)
+        assert working["no_record"] is False and working["memory_unavailable"] == []
+        answer = run_in_process(deps.with_(episodes=failing(deps.episodes, "hybrid")), request)
+        assert answer["memory_dependent"] is True and answer["no_record"] is False
+        assert answer["degraded"] == ["episodes"] and answer["memory_unavailable"] == ["episodes"]
+        assert "Memory partly unavailable (episodes)" in answer["context_block"]
+        assert "No record found" not in answer["context_block"]
+    finally:
+        BREAKER.reset()  # the failure opened this process's breaker for the episodes step

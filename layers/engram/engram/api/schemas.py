@@ -262,8 +262,11 @@ class RecallResponse(_Out):
     items: list[RecallItemOut]
     context_block: str
     memory_dependent: bool
-    no_record: bool
+    no_record: bool  # true only when every layer that could hold the answer answered
     degraded: list[str]
+    # The degraded steps among those that could hold the answer (session, tasks, profile,
+    # episodes): while any is listed, no_record is false and the context block says so.
+    memory_unavailable: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float]
 
 

@@ -7,16 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from .cleansing import resolve_relative_time
+from .cues import is_memory_question, names_in, topic_of
 from .extraction import STOPWORDS
 from .limits import MAX_ALIAS_CHARS, MAX_ALIASES
 from .model import Predicate
 
-_MEMORY_CUES = re.compile(
-    r"\b(?:last time|(?:do|did) you remember|remember(?:ed)?|recall|before|previously|earlier|told you|i said|"
-    r"i mentioned|we talked|we discussed|did i (?:say|tell|mention))\b"
-    r"|上次|之前|以前|还记得|记得|我说过|我提过|我们聊过",
-    re.IGNORECASE,
-)
 _TEMPORAL = re.compile(
     r"\b(?:when|what (?:time|day|date|year|month)|how long ago|since when|last time|recently|yesterday|"
     r"ago|last (?:week|month|year)|in (?:january|february|march|april|may|june|july|august|september|october|"
@@ -48,6 +43,9 @@ _PREDICATE_HINTS: dict[str, Predicate] = {
 
 @dataclass(frozen=True)
 class QueryIntent:
+    """``text`` is the question as asked (with the session's expansion); ``topic`` is what it is
+    about, without its memory cue: what is embedded, searched and scored (``domain.cues``)."""
+
     text: str
     terms: tuple[str, ...]
     memory_dependent: bool
@@ -57,6 +55,8 @@ class QueryIntent:
     wants_verbatim: bool
     window: tuple[datetime, datetime] | None
     predicates: frozenset[Predicate]
+    topic: str = ""
+    names: tuple[str, ...] = ()  # proper names asked about: a record must mention one of them
 
 
 def content_terms(text: str) -> tuple[str, ...]:
@@ -69,13 +69,14 @@ def content_terms(text: str) -> tuple[str, ...]:
 def analyse(query: str, now: datetime) -> QueryIntent:
     when, _ = resolve_relative_time(query, now)
     window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else None
-    lowered = query.lower()
+    topic = topic_of(query)
+    lowered = topic.lower()  # the cue is no hint: "what did I tell you" is not about age ("told")
     predicates = frozenset(p for hint, p in _PREDICATE_HINTS.items() if hint in lowered)
     return QueryIntent(
-        text=query, terms=content_terms(query), memory_dependent=bool(_MEMORY_CUES.search(query)),
+        text=query, terms=content_terms(topic), memory_dependent=is_memory_question(query),
         temporal=bool(_TEMPORAL.search(query)), recency=bool(_RECENCY.search(query)),
         wants_history=bool(_HISTORY.search(query)), wants_verbatim=bool(_VERBATIM.search(query)),
-        window=window, predicates=predicates,
+        window=window, predicates=predicates, topic=topic, names=names_in(query),
     )
 
 

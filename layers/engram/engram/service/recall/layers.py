@@ -35,7 +35,7 @@ def read_session(deps: Dependencies, ref: SessionRef, intent: QueryIntent) -> tu
     items = []
     for name, value in ctx.fields.items():
         text = f"{name.replace('_', ' ')}: {value}"
-        relevance = max(lexical_overlap(intent.terms, text), 1.0 if name.lower() in intent.text.lower() else 0.0)
+        relevance = max(lexical_overlap(intent.terms, text), 1.0 if name.lower() in intent.topic.lower() else 0.0)
         if relevance > 0:
             items.append(RecallItem(
                 memory_id=f"session:{ref.session_id}:{name}", layer="session", type="session_field", text=text,
@@ -91,13 +91,18 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
 def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
                   timings: dict | None = None) -> list[RecallItem]:
     """Hybrid retrieval: k-NN and BM25 in one request, fused by reciprocal rank, then shaped by
-    time (a named date, "last time") and by each event's weight (feedback, tentativeness)."""
+    time (a named date, "last time") and by each event's weight (feedback, tentativeness).
+
+    The topic is what is searched: a memory cue ("do you remember") is how the user asks, and
+    embedding it would pull the query towards every turn about remembering. An event less
+    relevant than ``recipe.relevance_floor`` is not an answer, however few others there are."""
     t0 = time.perf_counter()
-    vector = deps.embedder.embed([intent.text])[0] if recipe.dense_weight > 0 else None
+    topic = intent.topic or intent.text
+    vector = deps.embedder.embed([topic])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
     # Sealed (sensitive) events are found lexically by their keyed term tokens only.
-    blind = deps.keys.blind_terms(scope, index_terms(intent.text), create=False)
-    dense, lexical = deps.episodes.hybrid(scope, vector, lexical_text(intent.text), recipe.candidates,
+    blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
+    dense, lexical = deps.episodes.hybrid(scope, vector, lexical_text(topic), recipe.candidates,
                                             lexical_size=recipe.lexical_candidates, blind=blind)
     t2 = time.perf_counter()
     if timings is not None:
@@ -134,6 +139,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
                    else doc["confidence"])
         relevance = max(cosine.get(event_id, 0.0), lexical_overlap(intent.terms, text))
+        if relevance < recipe.relevance_floor:
+            continue
         items.append(RecallItem(
             memory_id=event_id, layer="episode", type=doc["type"], text=text, confidence=doc["confidence"],
             decayed_confidence=decayed, trust_source=doc["trust_source"],

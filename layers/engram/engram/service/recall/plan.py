@@ -19,7 +19,16 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from ...bootstrap import Dependencies
 from ...domain.cleaning import format_timestamp, parse_timestamp, validate_id
-from ...domain.fusion import HYBRID, NO_RECORD_BLOCK, RecallItem, RecallRecipe, context_block, fuse, has_record
+from ...domain.fusion import (
+    HYBRID,
+    NO_RECORD_BLOCK,
+    RecallItem,
+    RecallRecipe,
+    context_block,
+    fuse,
+    has_record,
+    unavailable_block,
+)
 from ...domain.model import Scope
 from ...domain.query import QueryIntent, analyse, expand_with_session
 from ...domain.records import SessionRef
@@ -157,16 +166,23 @@ class RecallPlan:
     def steps(self) -> tuple[Step, ...]:
         return (self.first, *self.parallel, self.verbatim)
 
+    def answering(self) -> tuple[str, ...]:
+        """The steps that could hold an answer of their own. The originals only give the words
+        behind episodes already found, so their loss never makes an absence unchecked."""
+        return (self.first.name, *(s.name for s in self.parallel))
+
     def step(self, name: str) -> Step:
         return next(s for s in self.steps() if s.name == name)
 
     def context(self, request: RecallRequest, session_fields: dict) -> RecallContext:
         """The question as the layers see it: the session's "that one" is part of what is asked
-        about, while whether it depends on memory is decided by the words the user used."""
+        about, while whether it depends on memory, and which names a record must mention, is
+        decided by the words the user used."""
         intent = analyse(request.query, request.now)
         expanded = expand_with_session(request.query, session_fields)
         if expanded != request.query:
-            intent = replace(analyse(expanded, request.now), memory_dependent=intent.memory_dependent)
+            intent = replace(analyse(expanded, request.now), memory_dependent=intent.memory_dependent,
+                             names=intent.names)
         return RecallContext(request, intent, self.recipe)
 
     def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None) -> dict:
@@ -177,10 +193,21 @@ class RecallPlan:
         by_step = {r.step: r for r in results}
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
         items = fuse(layers_, self.recipe, ctx.request.k)
-        no_record = not items or (ctx.intent.memory_dependent and not has_record(items, self.recipe.guard_threshold))
-        if no_record:
+        intent = ctx.intent
+        found = bool(items) and (not intent.memory_dependent or
+                                 has_record(items, self.recipe.guard_threshold, intent.names))
+        if not found:
             items = []  # never pad an answer with weak matches
         degraded = [s.name for s in self.steps() if s.name in by_step and by_step[s.name].degraded]
+        # "No record" is a claim about every layer that could hold the answer: one that did not
+        # answer (down, late, breaker open) makes it a claim nobody checked.
+        unavailable = [name for name in degraded if name in self.answering()]
+        no_record = not found and not unavailable
+        if unavailable:
+            block = "\n".join([*([context_block(items, self.recipe.context_tokens)] if items else []),
+                               unavailable_block(unavailable)])
+        else:
+            block = NO_RECORD_BLOCK if no_record else context_block(items, self.recipe.context_tokens)
         timings = {name: 0.0 for name in TIMING_KEYS}
         for result in results:
             timings[result.step] = result.ms  # rounded where measured; a deadline stays exact
@@ -191,11 +218,10 @@ class RecallPlan:
         total_ms = (now - started) * 1000 if started is not None else sum(r.ms for r in results) + fuse_ms
         timings["total"] = round(total_ms, 2)
         session_hit = bool(by_step.get("session") and by_step["session"].items)
-        _emit_metrics(timings, no_record, session_hit, degraded)
-        return {"items": [item.public() for item in items],
-                "context_block": NO_RECORD_BLOCK if no_record else context_block(items, self.recipe.context_tokens),
-                "memory_dependent": ctx.intent.memory_dependent, "no_record": no_record, "degraded": degraded,
-                "timings_ms": timings}
+        _emit_metrics(timings, found, session_hit, degraded)
+        return {"items": [item.public() for item in items], "context_block": block,
+                "memory_dependent": intent.memory_dependent, "no_record": no_record, "degraded": degraded,
+                "memory_unavailable": unavailable, "timings_ms": timings}
 
 
 RECALL_PLAN = RecallPlan(
@@ -207,12 +233,12 @@ RECALL_PLAN = RecallPlan(
 )
 
 
-def _emit_metrics(timings: dict, no_record: bool, session_hit: bool, degraded: list[str]) -> None:
+def _emit_metrics(timings: dict, found: bool, session_hit: bool, degraded: list[str]) -> None:
     # EMF lines are shipped by Lambda's log pipeline and flushed by the handler's log_metrics;
     # anywhere else (uvicorn, benchmarks) they would only pile up and spill onto stdout.
     if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
         return
-    metrics.add_metric(name="RecallSuccess", unit=MetricUnit.Count, value=0 if no_record else 1)
+    metrics.add_metric(name="RecallSuccess", unit=MetricUnit.Count, value=1 if found else 0)
     metrics.add_metric(name="RecallRequests", unit=MetricUnit.Count, value=1)
     metrics.add_metric(name="RecallDegraded", unit=MetricUnit.Count, value=1 if degraded else 0)
     metrics.add_metric(name="SessionContextHit", unit=MetricUnit.Count, value=1 if session_hit else 0)

@@ -1,0 +1,108 @@
+"""How a question asks for memory, apart from what it is about.
+
+"Do you remember where I am flying?" asks about *where I am flying*; "do you remember" only says
+that the answer must come from what the user said. The cue decides whether the guard applies
+(``memory_dependent``); it must not be embedded, matched or scored, or it drags the query
+towards every turn that says "remember" and away from the one about the flight, and the guard
+then answers "no record" for a thing the user did say.
+
+Three kinds of cue, because they are not equally sure signs of a memory question:
+
+* conversational ("what did I tell you about", "did I mention", "我跟你说过"): always;
+* addressed to the assistant's memory ("do you remember", "remember when", "还记得"): unless
+  what follows is general knowledge asked of nobody's past ("Do you remember how to boil an
+  egg?", "do you remember the capital of Peru?") and names no one in the conversation;
+* temporal ("last time", "before", "上次", "之前"): only with the user in it ("What did I order
+  last time?"), since "When was the last time the Cubs won?" is not about the user.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONVERSATIONAL = re.compile(
+    r"\b(?:(?:did|have) (?:i|we) (?:ever )?(?:say|tell|mention|talk|discuss|bring up|share)|"
+    r"i (?:told|tell) you|told you|i (?:mentioned|said)|we (?:talked|discussed|spoke|chatted))\b"
+    r"|我(?:之前|以前|上次)?(?:跟|和|对|给)你(?:说|讲|提|聊)|(?:之前|以前|上次)(?:说|讲|提|聊)过|我(?:说|提|讲)过|我(?:之前|以前|上次|上回)?说的|我们(?:聊|谈|说)过",
+    re.IGNORECASE,
+)
+_ADDRESSED = re.compile(
+    r"\b(?:(?:do|did|can|could|would|will) you (?:still |even )?(?:remember|recall)|remember(?:ed)?|"
+    r"recall (?:when|what|where|who|how|that|if|whether|the time))\b|还记得|记得|记不记得",
+    re.IGNORECASE,
+)
+_TEMPORAL = re.compile(r"\b(?:last time|before|previously|earlier)\b|上次|之前|以前|上回", re.IGNORECASE)
+# The user (or the user and the assistant) is part of what is asked.
+_PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我|咱", re.I)
+# Knowledge nobody's past holds: how to do a thing, a fact about the world.
+_GENERAL = re.compile(
+    r"^\W*(?:how (?:to|do you|does one|can (?:you|one)|do people)\b|what (?:is|are) (?:a|an)\b)"
+    r"|\bthe (?:capital|meaning|definition|formula|lyrics|plot|population|rules|recipe for|boiling point)\b"
+    r"|怎么做|如何|是什么意思|的首都",
+    re.IGNORECASE,
+)
+
+# What is removed from the question to leave its topic: the cue and the words that only frame it
+# ("what did I tell you *about*", "do you remember *that*"). Longest forms first. A "when" after
+# "do you remember" stays: "Do you remember when my flight is?" asks for a time.
+_STRIP = [re.compile(p, re.IGNORECASE) for p in (
+    r"\b(?:what|anything|everything) (?:did|have) i (?:ever )?(?:said|say|told|tell|mentioned|mention|shared|share)"
+    r"(?: to)?(?: you)?(?: (?:about|regarding|on|of))?\b",
+    r"\b(?:did|have) (?:i|we) (?:ever )?(?:say|said|tell|told|mention|mentioned|talk|talked|discuss|discussed|share|"
+    r"shared|bring up|brought up)"
+    r"(?: to)?(?: you)?(?: (?:about|regarding|that|anything about|something about))?\b",
+    r"\b(?:as |like |that )?(?:i|we) (?:told you|mentioned|said|discussed|talked about|spoke about|chatted about)"
+    r"(?: (?:to you|before|earlier|previously|last time))?(?: (?:about|that))?\b",
+    r"\b(?:(?:do|did|can|could|would|will) you (?:still |even )?(?:remember|recall))(?: (?:that|if|whether|about))?\b",
+    r"^\W*(?:hey,? |so,? )?(?:remember|recall) (?:when|that|the time|how)\b",
+    r"\b(?:you )?remember(?:ed)?(?: (?:that|about))?\b",
+    r"\b(?:the )?last time (?:we (?:talked|spoke|chatted)|i (?:told you|mentioned it|said))\b",
+    r"\b(?:the )?last time\b",
+)]
+# Chinese has no spaces to keep: its cues are cut out, in this order (上次 before 我说的, so that
+# "我上次说的潜水课" leaves 潜水课).
+_STRIP_ZH = [re.compile(p) for p in (
+    r"你?(?:还)?记(?:不记)?得", r"我(?:之前|以前|上次|上回)?(?:跟|和|对|给)你(?:说|讲|提|聊)(?:过|到过|起过)?(?:的)?",
+    r"我(?:之前|以前|上次|上回)?(?:说|讲|提|聊)过(?:的)?", r"(?:之前|以前|上次|上回)(?:说|讲|提|聊)过(?:的)?",
+    r"我们(?:之前|以前|上次)?(?:聊|谈|说)过的?", r"上次|上回", r"我说的",
+)]
+# A stripped question reads "where I am flying ?" or ", about skydiving": tidy what the cut left.
+_REPEATED = re.compile(r"([?.!？。！])[?.!？。！]+")
+_LEFTOVER = re.compile(r"^(?:[\s,;:.?!-]|about\b)+|[\s,;:-]+(?=[?.!？。！]?$)|\s+(?=[?.!,？。！，])")
+
+# A name in a question (a capitalised word not opening it) that is a thing the user could have
+# said, not a weekday or month, which the events carry as dates rather than words.
+_NAME = re.compile(r"\b[A-Z][a-z][A-Za-z-]+")
+_OPENING = re.compile(r"(?:^|[.!?:;\"“]\s*)$")
+_NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
+              "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+              "remember", "last", "what", "when", "where", "which", "who", "how", "did", "do", "does", "the"}
+
+
+def is_memory_question(query: str) -> bool:
+    if _CONVERSATIONAL.search(query):
+        return True
+    topic = topic_of(query)
+    personal = bool(_PERSONAL.search(query))  # the whole question: a Chinese cue carries its 我
+    if _ADDRESSED.search(query):
+        return personal or not _GENERAL.search(topic)
+    return bool(_TEMPORAL.search(query)) and personal
+
+
+def topic_of(query: str) -> str:
+    """The question without its memory cue: what is embedded, matched and scored. A question
+    that is nothing but a cue ("Do you remember?") keeps its words."""
+    topic = query
+    for pattern in _STRIP:
+        topic = pattern.sub(" ", topic)
+    for pattern in _STRIP_ZH:
+        topic = pattern.sub("", topic)
+    topic = _REPEATED.sub(r"\1", _LEFTOVER.sub("", " ".join(topic.split())))
+    return topic if re.search(r"\w", topic) else query
+
+
+def names_in(query: str) -> tuple[str, ...]:
+    """Proper names a question asks about, lower-cased: "What did Caroline paint?" -> caroline.
+    A word opening a sentence is capitalised whatever it is, so it is never taken for a name."""
+    names = (m.group().lower() for m in _NAME.finditer(query) if not _OPENING.search(query[:m.start()]))
+    return tuple(dict.fromkeys(n for n in names if n not in _NOT_NAMES))
