@@ -203,10 +203,14 @@ def _evicted_doc(scope: Scope, day: date, suffix: str) -> dict:
 def test_retention_drops_only_verified_days(deps, archive):
     from engram.service.retention import apply_retention
 
-    # Two days past the 90-day hot window, each alone in its chunk: only one gets archived.
+    # Two days past the 90-day hot window, each alone in its chunk: only one gets archived. A
+    # chunk is dropped whole, so both days must hold no other run's rows: pick until they are empty.
     today = datetime.now(UTC).date()
-    archived_day = unique_day(today - timedelta(days=3000), 2500)
-    other_day = archived_day - timedelta(days=1)
+    for _ in range(50):
+        archived_day = unique_day(today - timedelta(days=3000), 2500)
+        other_day = archived_day - timedelta(days=1)
+        if _count(deps, archived_day) == 0 and _count(deps, other_day) == 0:
+            break
     scope = Scope(f"tenant-ret-{uuid.uuid4().hex[:8]}", "rita")
     _turn_rows(deps, scope.tenant, scope.user_id, archived_day, 3)
     _turn_rows(deps, scope.tenant, scope.user_id, other_day, 2)
