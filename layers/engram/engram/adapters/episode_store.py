@@ -9,6 +9,8 @@ document, never an overwrite.
 
 from __future__ import annotations
 
+import random
+import time
 from datetime import UTC, datetime
 
 from opensearchpy import ConflictError as OSConflictError
@@ -151,18 +153,24 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
 
     def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
-        try:
-            # Concurrent writers of one user merge into the same event (a repeated sentence): the
-            # script is applied again on the newer version rather than failing the request.
-            self.client.update(index=self.index, id=episode_doc_id(scope, event_id), routing=episode_routing(scope),
-                               body=_owned_update(scope, fields), refresh="true" if refresh else "false",
-                               retry_on_conflict=10)
-        except NotFoundError:
-            return
-        except OSConflictError as exc:  # still contended after the retries: the client retries
-            raise StoreUnavailable(f"episode store: {event_id} is being updated concurrently") from exc
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+        # Concurrent writers of one user merge into the same event (a repeated sentence): the
+        # script is applied again on the newer version (retry_on_conflict, inside the shard), and
+        # if the event stays contended, again after a short pause; still contended, the client
+        # retries (503), never a 500.
+        for attempt in range(4):
+            try:
+                self.client.update(index=self.index, id=episode_doc_id(scope, event_id),
+                                   routing=episode_routing(scope), body=_owned_update(scope, fields),
+                                   refresh="true" if refresh else "false", retry_on_conflict=10)
+                return
+            except NotFoundError:
+                return
+            except OSConflictError as exc:
+                if attempt == 3:
+                    raise StoreUnavailable(f"episode store: {event_id} is being updated concurrently") from exc
+                time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
+            except (OSConnectionError, ConnectionTimeout) as exc:
+                raise _unavailable(exc) from exc
 
     def get(self, scope: Scope, event_id: str) -> dict | None:
         try:
