@@ -77,20 +77,12 @@ def summarise(text: str, limit: int = 200) -> str:
 
 
 def classify(text: str) -> EventType:
-    """The event type of a whole turn when no fact rule fires."""
-    if _GREETING.search(text):
-        return EventType.GREETING
-    if _SMALL_TALK.search(text):
-        return EventType.SMALL_TALK
-    if _CORRECTION.search(text):
-        return EventType.CORRECTION
-    if _TASK.search(text):
-        return EventType.TASK
-    if _PLAN.search(text):
-        return EventType.PLAN
-    if _EMOTION.search(text):
-        return EventType.EMOTION
-    return EventType.FACT
+    """The event type of a whole turn when no fact rule fires: the first pattern that matches,
+    in this order (a greeting that also plans is a greeting)."""
+    ordered = ((_GREETING, EventType.GREETING), (_SMALL_TALK, EventType.SMALL_TALK),
+               (_CORRECTION, EventType.CORRECTION), (_TASK, EventType.TASK), (_PLAN, EventType.PLAN),
+               (_EMOTION, EventType.EMOTION))
+    return next((kind for pattern, kind in ordered if pattern.search(text)), EventType.FACT)
 
 
 def _read(clause: str) -> list[Found]:
