@@ -24,6 +24,7 @@ from engram.service import erasure
 from tests.contract._base import turn, wipe
 from tests.integration.saga import wait
 from tests.integration.test_erasure_saga import seed
+from tests.unit.support import run_saga
 
 pytestmark = pytest.mark.stack
 
@@ -121,12 +122,7 @@ def test_the_erasure_steps_delete_the_stored_export_and_count_it(deps, app_clien
     assert erasure.residue(alice, deps)["archive"] == 2  # her data key, her export
     job, _ = deps.erasure_jobs.open_job(alice)
     event = {"job_id": job["job_id"], "tenant": alice.tenant, "user_id": alice.user_id}
-    erasure.validate(deps, event)
-    erasure.mark(deps, event)
-    for store in erasure.STORES:
-        erasure.delete_from(deps, event, store)
-    verified = erasure.verify(deps, event)
-    erasure.record(deps, {**event, "verify": verified})
+    verified = run_saga(deps, event)
     assert verified["ok"] and not any(verified["residue"].values()), verified
     assert deps.erasure_jobs.job(alice.tenant, job["job_id"])["steps"]["archive"]["exports_deleted"] == 1
     assert deps.exports.count_user(alice) == 0 and deps.exports.count_user(bob) == 1

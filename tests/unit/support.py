@@ -7,8 +7,12 @@ from __future__ import annotations
 import json
 import threading
 import time
+import uuid
 from datetime import UTC, datetime, timedelta
 
+from fastapi.testclient import TestClient
+
+from engram.api.app import create_app
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 from engram.service import erasure
@@ -104,3 +108,13 @@ def slow(inner, method: str, seconds: float) -> Wrapped:
         return getattr(store, method)(*args, **kwargs)
 
     return Wrapped(inner, method, replacement)
+
+
+def client_for(deps, tenant: str = "t1") -> TestClient:
+    """A client of the app over ``deps``, with an API key of its own for ``tenant`` (the API
+    caches keys per process, so every client gets a fresh one)."""
+    key = f"key-{uuid.uuid4().hex}"
+    deps.tenants.register(tenant, key)
+    client = TestClient(create_app(deps), raise_server_exceptions=False)
+    client.headers["Authorization"] = f"Bearer {key}"
+    return client

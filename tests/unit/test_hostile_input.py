@@ -11,7 +11,7 @@ from engram.domain.model import Scope
 from engram.domain.records import SessionRef
 from engram.service.ingestion import INGEST_CHAIN, run_ingest_step
 from tests.hostile import SESSION, assert_answered, assert_user_still_works, corpus, ingest, msg, seed, send
-from tests.unit.test_service_api import client_for
+from tests.unit.support import client_for
 
 USER = "alice"
 

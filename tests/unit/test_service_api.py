@@ -4,27 +4,15 @@ its field. ``create_app(deps)`` takes the fakes; no server of any kind is involv
 from __future__ import annotations
 
 import json
-import uuid
 
 import pytest
 from fastapi.testclient import TestClient
 
-from engram.api.app import create_app
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
-from tests.unit.support import body, failing, message
+from tests.unit.support import body, client_for, failing, message
 
 USER = "/v1/users/alice"
-
-
-def client_for(deps, tenant: str = "t1") -> TestClient:
-    """A client of the app over ``deps``, with an API key of its own for ``tenant`` (the API
-    caches keys per process, so every client gets a fresh one)."""
-    key = f"key-{uuid.uuid4().hex}"
-    deps.tenants.register(tenant, key)
-    client = TestClient(create_app(deps), raise_server_exceptions=False)
-    client.headers["Authorization"] = f"Bearer {key}"
-    return client
 
 
 @pytest.fixture

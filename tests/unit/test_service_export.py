@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import json
 import time
-import uuid
 from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
 
-from engram.api.app import create_app
 from engram.errors import StoreUnavailable
 from engram.service import erasure
 from engram.service.export import deliver, export_chunks, export_document
 from tests.fakes import fake_deps
-from tests.unit.support import Wrapped, failing, run_saga, say
+from tests.unit.support import Wrapped, client_for, failing, run_saga, say
 from tests.unit.support import start_erasure as start
 
 ARN = "arn:aws:states:us-east-1:000000000000:stateMachine:erasure"
@@ -31,14 +29,6 @@ LINK = {"export_url", "expires_at", "bytes"}
 def deps(settings):
     return fake_deps(settings.model_copy(update={"export_inline_max_bytes": LIMIT, "export_url_ttl_s": 600,
                                                  "erasure_state_machine_arn": ARN}))
-
-
-def client_for(deps) -> TestClient:
-    key = f"key-{uuid.uuid4().hex}"
-    deps.tenants.register("t1", key)
-    client = TestClient(create_app(deps), raise_server_exceptions=False)
-    client.headers["Authorization"] = f"Bearer {key}"
-    return client
 
 
 @pytest.fixture

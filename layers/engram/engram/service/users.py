@@ -12,7 +12,7 @@ from ..domain.cleaning import validate_id
 from ..domain.consent import Permissions
 from ..domain.model import Scope
 from ..domain.records import AuditEntry, SessionRef, UserState
-from ..errors import Conflict, StoreUnavailable, Unauthorized, ValidationFailed
+from ..errors import StoreUnavailable, Unauthorized, ValidationFailed
 from .retroactive import take_back
 
 
@@ -52,14 +52,6 @@ def fenced[F: Callable](fn: F) -> F:
             return fn(deps, owner, *args, **kwargs)
 
     return write  # type: ignore[return-value]
-
-
-def writable(deps: Dependencies, scope: Scope) -> UserState:
-    """The user's state, or 409 while they are being erased (a read; writes go through ``fenced``)."""
-    state = deps.users.state(scope)
-    if state.erasing:
-        raise Conflict("this user is being erased; writes are refused", field="user_id")
-    return state
 
 
 @fenced
