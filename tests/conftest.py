@@ -11,30 +11,35 @@ import os
 
 import pytest
 
-from local.stackctl.common import RUN_DIR
+from local.stackctl.common import RUN_DIR, use_deployed_stack
 
 # Behaviour, not speed, is under test here: on a loaded 2-core CI machine the production
 # deadlines (50-300 ms) would turn slow answers into degraded ones at random. Deadlines are
 # exercised on purpose in test_recall_degradation.py; speed is measured by the benchmarks.
-# In-process code reaches AWS services (KMS, S3, Step Functions) on the local LocalStack.
-for _name, _value in (("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), ("AWS_ACCESS_KEY_ID", "test"),
-                      ("AWS_SECRET_ACCESS_KEY", "test")):
-    os.environ.setdefault(_name, _value)
-# The in-process API starts the erasure saga deployed on LocalStack (local/stack deploy records it).
-# So does the archive: its bucket is the deployed one. Settings are read once, at bootstrap.
-try:
-    _deployed = json.loads((RUN_DIR / "stack.json").read_text())
-    _machines = _deployed.get("state_machines", {})
-    if _machines.get("ErasureStateMachine"):
-        os.environ.setdefault("ENGRAM_ERASURE_STATE_MACHINE_ARN", _machines["ErasureStateMachine"])
-    if _deployed.get("archive_bucket"):
-        os.environ.setdefault("ENGRAM_ARCHIVE_BUCKET", _deployed["archive_bucket"])
-    if _deployed.get("export_bucket"):  # recorded by deploys of a template that has ExportBucket
-        os.environ.setdefault("ENGRAM_EXPORT_BUCKET", _deployed["export_bucket"])
-except (OSError, ValueError):
-    pass
+# In-process code reaches AWS services (KMS, S3, Step Functions) on the local LocalStack, the
+# saga and buckets that deploy recorded.
+use_deployed_stack()
+# Tests read what they have just written: episodes searchable at once, without waiting for the
+# index's next refresh as the deployed functions do (ENGRAM_EPISODE_REFRESH=wait_for).
+os.environ.setdefault("ENGRAM_EPISODE_REFRESH", "true")
 os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(
     {"session": 2000, "tasks": 3000, "profile": 3000, "episodes": 5000, "archive": 5000}))
+
+
+@pytest.fixture(scope="session")
+def refresh_episodes():
+    """Make every episode written so far searchable: for e2e tests that recall right after an
+    ingest through the deployed functions, whose writes are searchable within the refresh interval."""
+    import httpx
+
+    from engram.config import Settings
+
+    settings = Settings()
+
+    def refresh() -> None:
+        httpx.post(f"{settings.opensearch_url}/{settings.episode_index}/_refresh", timeout=30).raise_for_status()
+
+    return refresh
 
 
 @pytest.fixture(scope="session")

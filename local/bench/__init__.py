@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from typing import TYPE_CHECKING
 
@@ -11,11 +10,10 @@ if TYPE_CHECKING:
 
 
 def use_local_stack() -> None:
-    """Benchmarks run in-process beside the local stack: reach AWS services (KMS, S3) on
-    LocalStack unless the environment already says otherwise (the tests do the same)."""
-    for name, value in (("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), ("AWS_ACCESS_KEY_ID", "test"),
-                        ("AWS_SECRET_ACCESS_KEY", "test"), ("AWS_REGION", "us-east-1")):
-        os.environ.setdefault(name, value)
+    """Benchmarks run in-process beside the local stack (``local.stackctl.common.use_deployed_stack``)."""
+    from local.stackctl.common import use_deployed_stack
+
+    use_deployed_stack()
 
 
 def bench_tenant(deps: Dependencies) -> tuple[str, str]:

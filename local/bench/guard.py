@@ -49,8 +49,9 @@ def memory_phrased(question: str, index: int) -> str:
     return TEMPLATES[index % len(TEMPLATES)].format(q=q[:1].lower() + q[1:], Q=q)
 
 
-def never_said(conv: dict, conv_text: str, others: list[dict], limit: int = NEVER_SAID_PER_CONVERSATION) -> list[str]:
-    """Questions about what this user never said, half of each kind:
+def never_said(conv: dict, conv_text: str, others: list[dict],
+               limit: int = NEVER_SAID_PER_CONVERSATION) -> list[tuple[str, str]]:
+    """Questions about what this user never said, with their kind, half of each kind:
 
     * named: another conversation's question whose names appear nowhere here ("What did Jon
       paint?" to Caroline's memory): the name check catches them;
@@ -76,7 +77,8 @@ def never_said(conv: dict, conv_text: str, others: list[dict], limit: int = NEVE
             if swapped != question and rest and lexical_overlap(tuple(rest), conv_text) == 0:
                 topical.append(swapped)
     half = limit // 2
-    return named[:half] + topical[:limit - min(half, len(named))]
+    named = named[:half]
+    return [(q, "named") for q in named] + [(q, "topic") for q in topical[:limit - len(named)]]
 
 
 def raw_items(deps: Dependencies, scope: Scope, query: str, now: str, k: int):

@@ -1,12 +1,16 @@
-"""LoCoMo retrieval benchmark: Engram's recall against a plain dense top-k, in one run.
+"""LoCoMo retrieval benchmark: Engram's recall against plain dense and fused baselines, in one run.
 
     python -m local.bench.locomo --data FILE --k 5 10 20 --json OUT [--limit N] [--api-url URL --api-key KEY]
+                                 [--reuse USERS.json]
 
 Each conversation is ingested through the HTTP API as one user (message id = ``dia_id``, client
 time = the session's date); every question of categories 1-4 is asked through recall. The
 dense baseline embeds the question and each turn's own text with the same model and takes the
-exact top-k; the latency floor is one query embedding plus one k-NN query in the episode store.
-Without ``--api-url`` the API runs in-process (ASGI) over the configured stores.
+exact top-k; the fused baseline adds BM25 over the same turns by reciprocal-rank fusion. The
+latency floor is one query embedding plus one k-NN query in the episode store.
+Without ``--api-url`` the API runs in-process (ASGI) over the configured stores. ``--reuse FILE``
+keeps the tenant and the users a first run ingested (written there) and asks the next runs' questions
+of them without ingesting again: for iterating on recall, never for figures about ingestion.
 
 The guard and the relevance floor are measured beside it (``local/bench/guard.py``): every
 question again as a memory question, and other conversations' never-said questions; the
@@ -17,12 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import statistics
 import sys
 import time
 import uuid
+from collections import Counter
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 
@@ -60,6 +67,44 @@ def conversation_turns(conv: dict) -> list[dict]:
     return messages
 
 
+class Bm25:
+    """Okapi BM25 over one conversation's turns (their own statistics), the lexical half of the
+    fused baseline: what a plain dense + BM25 retriever with reciprocal-rank fusion would find."""
+
+    STOP = frozenset("a an and are as at be but by did do does for from had has have he her his how i if in "
+                     "is it its me my of on or our she so that the their them they this to was we were what "
+                     "when where which who why will with you your".split())
+
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.docs = [Counter(self.tokens(t)) for t in texts]
+        self.lengths = np.asarray([sum(d.values()) for d in self.docs], dtype=float)
+        self.df = Counter(term for d in self.docs for term in d)
+        self.k1, self.b, self.n = k1, b, len(self.docs)
+
+    @classmethod
+    def tokens(cls, text: str) -> list[str]:
+        return [w for w in re.findall(r"[a-z0-9']+", text.lower()) if w not in cls.STOP]
+
+    def scores(self, query: str) -> np.ndarray:
+        out = np.zeros(self.n)
+        norm = self.k1 * (1 - self.b + self.b * self.lengths / max(self.lengths.mean(), 1.0))
+        for term in set(self.tokens(query)):
+            idf = math.log(1 + (self.n - self.df[term] + 0.5) / (self.df[term] + 0.5))
+            tf = np.asarray([d[term] for d in self.docs], dtype=float)
+            out += idf * tf * (self.k1 + 1) / (tf + norm)
+        return out
+
+
+def rrf(*scores: np.ndarray, k: int = 60) -> np.ndarray:
+    """Reciprocal-rank fusion of score arrays over the same items."""
+    out = np.zeros(len(scores[0]))
+    for s in scores:
+        ranks = np.empty(len(s))
+        ranks[np.argsort(-s)] = np.arange(1, len(s) + 1)
+        out += 1.0 / (k + ranks)
+    return out
+
+
 def evidence_ids(qa: dict) -> list[str]:
     return [e.strip() for item in qa.get("evidence", []) for e in str(item).split(";") if e.strip()]
 
@@ -73,11 +118,12 @@ def distinct_ids(items: list[dict]) -> list[str]:
     return ids
 
 
-def score(per_question: list[dict], key: str, ks: list[int]) -> dict:
+def score(per_question: list[dict], key: str, ks: list[int], categories: tuple[str, ...] = CATEGORIES) -> dict:
+    """Recall and hit at each k of the ids under ``key``, overall and by category (``local.bench.zh`` too)."""
     out: dict = {"recall": {}, "hit": {}}
     for k in ks:
         for metric in ("recall", "hit"):
-            by_cat: dict[str, list[float]] = {c: [] for c in CATEGORIES}
+            by_cat: dict[str, list[float]] = {c: [] for c in categories}
             for q in per_question:
                 found = set(q[key][:k]) & set(q["evidence"])
                 value = len(found) / len(q["evidence"]) if metric == "recall" else float(bool(found))
@@ -111,7 +157,8 @@ def knn_floor(deps: Dependencies, scope: Scope, vector: list[float], k: int) -> 
 class Client:
     """The HTTP API, remote or in-process."""
 
-    def __init__(self, deps: Dependencies, api_url: str | None, api_key: str | None) -> None:
+    def __init__(self, deps: Dependencies, api_url: str | None, api_key: str | None,
+                 tenant_key: tuple[str, str] | None = None) -> None:
         import httpx
 
         if api_url:
@@ -123,7 +170,7 @@ class Client:
 
             from engram.api.app import create_app
 
-            self.tenant, self.key = bench_tenant(deps)
+            self.tenant, self.key = tenant_key or bench_tenant(deps)
             self.http = TestClient(create_app(deps))
 
     def post(self, path: str, body: dict) -> dict:
@@ -133,7 +180,11 @@ class Client:
         return response.json()
 
 
-def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, tenant: str) -> dict:
+def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, tenant: str,
+        ingested: dict[str, str] | None = None) -> dict:
+    """``ingested`` maps a conversation's sample_id to the user already holding it; conversations
+    not in it are ingested as new users and added to it."""
+    ingested = {} if ingested is None else ingested
     top = max(ks)
     gk = 10 if 10 in ks else top
     per_question, e2e, by_step = [], [], {}
@@ -141,21 +192,20 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
     floor_embed, floor_knn = [], []
     ingest_seconds, turns_total = 0.0, 0
     for conv in data:
-        user = f"locomo-{conv['sample_id']}-{uuid.uuid4().hex[:6]}"
         messages = conversation_turns(conv)
-        started = time.perf_counter()
-        for session in dict.fromkeys(m["session"] for m in messages):
-            batch = [{k: v for k, v in m.items() if k != "session"} for m in messages if m["session"] == session]
-            for i in range(0, len(batch), 100):
-                client.post(f"/v1/users/{user}/messages",
-                            {"session_id": session, "device_id": "bench", "messages": batch[i:i + 100]})
-        ingest_seconds += time.perf_counter() - started
-        turns_total += len(messages)
+        user = ingested.get(conv["sample_id"])
+        if user is None:
+            user = ingested[conv["sample_id"]] = f"locomo-{conv['sample_id']}-{uuid.uuid4().hex[:6]}"
+            started = time.perf_counter()
+            ingest(client, user, messages)
+            ingest_seconds += time.perf_counter() - started
+            turns_total += len(messages)
         now = max(datetime.fromisoformat(m["client_ts"]) for m in messages) + timedelta(days=1)
         scope = Scope(tenant, user)
         # The baseline: each turn's own text embedded alone by the same model, exact top-k.
         turn_ids = [m["message_id"] for m in messages]
         turn_vectors = np.asarray(deps.embedder.embed([m["content"] for m in messages]))
+        bm25_turns = Bm25([m["content"] for m in messages])
         for index, qa in enumerate(conv["qa"]):
             if str(qa.get("category")) not in CATEGORIES or not evidence_ids(qa):
                 continue
@@ -166,30 +216,35 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
             for step, ms in answer["timings_ms"].items():
                 by_step.setdefault(step, []).append(ms)
             t1 = time.perf_counter()
-            vector = deps.embedder.embed([qa["question"]])[0]
+            vector = deps.embedder.embed_query([qa["question"]])[0]
             t2 = time.perf_counter()
             knn_floor(deps, scope, vector, top)
             t3 = time.perf_counter()
-            dense = [turn_ids[i] for i in np.argsort(-(turn_vectors @ np.asarray(vector)))[:top]]
+            cosines = turn_vectors @ np.asarray(vector)
+            dense = [turn_ids[i] for i in np.argsort(-cosines)[:top]]
+            lexical = bm25_turns.scores(qa["question"])
+            fused = [turn_ids[i] for i in np.argsort(-rrf(cosines, lexical))[:top]]
             floor_embed.append((t2 - t1) * 1000)
             floor_knn.append((t3 - t2) * 1000)
             per_question.append({
                 "conversation": conv["sample_id"], "qa_index": index, "category": int(qa["category"]),
                 "evidence": evidence_ids(qa), "retrieved_message_ids": distinct_ids(answer["items"]),
-                "dense_message_ids": dense,
+                "dense_message_ids": dense, "fused_message_ids": fused,
                 "no_record": answer["no_record"], "degraded": answer["degraded"]})
             memory_asked.append(ask_guarded(deps, client, scope, user, g.memory_phrased(qa["question"], index),
                                             now, gk, evidence_ids(qa)))
             plain_raw.append((g.raw_items(deps, scope, qa["question"], now.isoformat(), 50)[0], evidence_ids(qa)))
         others = [c for c in data if c is not conv]
         conv_text = " ".join(m["content"] for m in messages)
-        for index, question in enumerate(g.never_said(conv, conv_text, others)):
-            absent_asked.append(ask_guarded(deps, client, scope, user, g.memory_phrased(question, index), now, gk, []))
+        for index, (question, kind) in enumerate(g.never_said(conv, conv_text, others)):
+            asked = ask_guarded(deps, client, scope, user, g.memory_phrased(question, index), now, gk, [])
+            absent_asked.append({**asked, "kind": kind})
     engram = score(per_question, "retrieved_message_ids", ks)
     dense = score(per_question, "dense_message_ids", ks)
+    fused = score(per_question, "fused_message_ids", ks)
     embed_p, knn_p = percentiles(floor_embed), percentiles(floor_knn)
     return {
-        "methods": {"engram": engram, "dense": dense},
+        "methods": {"engram": engram, "dense": dense, "fused": fused},
         "latency_ms": {"end_to_end": percentiles(e2e),
                        "by_step": {s: percentiles(v) for s, v in sorted(by_step.items())}},
         "floor_ms": {"embed_query": embed_p, "knn": knn_p},
@@ -200,6 +255,14 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
         "guard": guard_figures(per_question, memory_asked, absent_asked, plain_raw, gk),
         "per_question": per_question,
     }
+
+
+def ingest(client: Client, user: str, messages: list[dict]) -> None:
+    for session in dict.fromkeys(m["session"] for m in messages):
+        batch = [{k: v for k, v in m.items() if k != "session"} for m in messages if m["session"] == session]
+        for i in range(0, len(batch), 100):
+            client.post(f"/v1/users/{user}/messages",
+                        {"session_id": session, "device_id": "bench", "messages": batch[i:i + 100]})
 
 
 def ask_guarded(deps: Dependencies, client: Client, scope: Scope, user: str, query: str, now: datetime, k: int,
@@ -214,6 +277,10 @@ def ask_guarded(deps: Dependencies, client: Client, scope: Scope, user: str, que
             "strength": g.strength(items, intent, HYBRID.relevance_floor, k)}
 
 
+def _share(flags: list[bool]) -> float:
+    return round(statistics.fmean(flags), 4) if flags else 0.0
+
+
 def guard_figures(plain: list[dict], memory: list[dict], absent: list[dict], plain_raw: list, k: int) -> dict:
     recall_plain = [len(set(q["retrieved_message_ids"][:k]) & set(q["evidence"])) / len(q["evidence"])
                     for q in plain]
@@ -222,6 +289,8 @@ def guard_figures(plain: list[dict], memory: list[dict], absent: list[dict], pla
         "answerable": len(memory), "never_said": len(absent),
         "false_no_record": round(statistics.fmean(q["no_record"] for q in memory), 4) if memory else 0.0,
         "never_said_caught": round(statistics.fmean(q["no_record"] for q in absent), 4) if absent else 0.0,
+        **{f"never_said_caught_{kind}": _share([q["no_record"] for q in absent if q["kind"] == kind])
+           for kind in ("named", "topic")},
         "not_memory_dependent": sum(not q["memory_dependent"] for q in memory + absent),
         "unavailable": sum(q["unavailable"] for q in memory + absent),
         "recall_memory": round(statistics.fmean(q["recall"] for q in memory), 4) if memory else 0.0,
@@ -244,7 +313,9 @@ def print_table(result: dict, ks: list[int]) -> None:
     for k in ks:
         delta = (result["methods"]["engram"]["recall"][str(k)]["overall"]
                  - result["methods"]["dense"]["recall"][str(k)]["overall"])
-        print(f"recall@{k}: engram - dense = {delta:+.3f}")
+        fused_delta = (result["methods"]["engram"]["recall"][str(k)]["overall"]
+                       - result["methods"]["fused"]["recall"][str(k)]["overall"])
+        print(f"recall@{k}: engram - dense = {delta:+.3f}, engram - fused (BM25 + dense, RRF) = {fused_delta:+.3f}")
     lat = result["latency_ms"]
     print(f"end-to-end recall ms: {lat['end_to_end']}")
     for step, p in lat["by_step"].items():
@@ -264,17 +335,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api-key")
     parser.add_argument("--tenant", help="the API key's tenant (needed with --api-url for the dense baseline)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
+    parser.add_argument("--reuse", help="a JSON file: the tenant and users of an earlier run (in-process only)")
     args = parser.parse_args(argv)
     use_local_stack()
     with open(args.data, encoding="utf-8") as fh:
         data = json.load(fh)[: args.limit]
     deps = bootstrap()
-    client = Client(deps, args.api_url, args.api_key)
+    saved = json.loads(Path(args.reuse).read_text()) if args.reuse and Path(args.reuse).exists() else None
+    if saved and not args.api_url:
+        client = Client(deps, None, None, (saved["tenant"], saved["key"]))
+    else:
+        client = Client(deps, args.api_url, args.api_key)
     tenant = client.tenant or args.tenant
     if tenant is None:
         parser.error("--tenant is required with --api-url")
     deps.embedder.warm_up()
-    result = run(deps, data, sorted(args.k), client, tenant)
+    ingested = dict(saved["users"]) if saved else {}
+    result = run(deps, data, sorted(args.k), client, tenant, ingested)
+    if args.reuse and not args.api_url:
+        Path(args.reuse).write_text(json.dumps({"tenant": tenant, "key": client.key, "users": ingested}))
     result["generated_at"] = datetime.now(UTC).isoformat()
     print_table(result, sorted(args.k))
     if args.json_out:

@@ -1,15 +1,20 @@
 """Recall at scale: many users with a full episodic memory each, several concurrent clients.
 
-    python -m local.bench.scale --users 1000 --events 200 --clients 4 --queries 400
+    python -m local.bench.scale --users 1000 --events 200 --clients 4 --queries 400 [--json OUT]
+                                [--keep-index] [--peer PEER.json]
 
-Events are generated (``local.bench.corpus``) and bulk-loaded into the episode store with real
-embeddings of their text (a pool of distinct texts is embedded once and reused), so the index
-has the size and shape of production; recall then runs through the service as the API does.
+Events are generated (``local.bench.corpus``) and bulk-loaded with real embeddings of their text
+(a pool of distinct texts is embedded once and reused) into an index of their own, made by the
+migration's code with the configured layout (``<alias>-bench-<run>``, deleted afterwards unless
+``--keep-index``), so the bytes per event are this run's alone. Recall then runs through the
+service as the API does; the floor is the same questions, as many clients at once, each one query
+embedding plus one filtered k-NN query (what no recall can go below).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -20,13 +25,16 @@ from datetime import UTC, datetime
 
 from opensearchpy import helpers
 
-from engram.bootstrap import Dependencies, bootstrap
+from engram.adapters.episode_index import concrete_indices
+from engram.bootstrap import Dependencies, build
+from engram.config import get_settings
 from engram.domain.keys import episode_doc_id, episode_routing
 from engram.domain.model import Scope
 from engram.service.recall import RecallRequest, recall
 from engram.service.routing import event_id
 
 from . import corpus, use_local_stack
+from .locomo import knn_floor
 
 
 def load(deps: Dependencies, tenant: str, users: int, events: int, pool_size: int) -> float:
@@ -59,16 +67,19 @@ def load(deps: Dependencies, tenant: str, users: int, events: int, pool_size: in
     return time.perf_counter() - started
 
 
-def sizes(deps: Dependencies) -> dict:
-    clients = deps.clients
-    index = clients.opensearch.indices.stats(index=deps.settings.episode_index)["_all"]["primaries"]
+def sizes(deps: Dependencies, events: int) -> dict:
+    """Store sizes; the episode index's after a flush and a merge to one segment per shard (what
+    it settles to), per event loaded."""
+    clients, index = deps.clients, deps.settings.episode_index
+    clients.opensearch.indices.flush(index=index)
+    clients.opensearch.indices.forcemerge(index=index, max_num_segments=1, request_timeout=1800)
+    primaries = clients.opensearch.indices.stats(index=index)["_all"]["primaries"]
     with clients.pg() as conn:
         pg = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
-    graph = clients.neo4j.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"]
     redis_bytes = clients.redis.info("memory")["used_memory"]
-    return {"opensearch_docs": index["docs"]["count"],
-            "opensearch_mb": round(index["store"]["size_in_bytes"] / 2**20, 1),
-            "postgres_mb": round(pg / 2**20, 1), "redis_mb": round(redis_bytes / 2**20, 1), "neo4j_nodes": graph}
+    return {"events": primaries["docs"]["count"], "opensearch_bytes": primaries["store"]["size_in_bytes"],
+            "opensearch_bytes_per_event": round(primaries["store"]["size_in_bytes"] / max(events, 1)),
+            "postgres_mb": round(pg / 2**20, 1), "redis_mb": round(redis_bytes / 2**20, 1)}
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -83,13 +94,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--queries", type=int, default=400)
     parser.add_argument("--pool", type=int, default=2000, help="distinct generated texts")
+    parser.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
+    parser.add_argument("--keep-index", action="store_true", help="keep this run's episode index")
+    parser.add_argument("--peer", metavar="FILE", help="a peer system's figures (same JSON shape) to put under 'peer'")
     args = parser.parse_args(argv)
     use_local_stack()
-    deps = bootstrap()
-    tenant = f"scale-{uuid.uuid4().hex[:6]}"
+    run = uuid.uuid4().hex[:6]
+    settings = get_settings()
+    deps = build(settings.model_copy(update={"episode_index": f"{settings.episode_index}-bench-{run}"}))
+    tenant = f"scale-{run}"
     deps.embedder.warm_up()
+    try:
+        return _run(deps, tenant, args)
+    finally:
+        if not args.keep_index:
+            for name in concrete_indices(deps.clients.opensearch, deps.settings.episode_index):
+                deps.clients.opensearch.indices.delete(index=name)
+
+
+def _concurrently(clients: int, work, items: list) -> tuple[list, float]:
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        results = list(pool.map(work, items))
+    return results, time.perf_counter() - started
+
+
+def _run(deps: Dependencies, tenant: str, args: argparse.Namespace) -> int:
     load_s = load(deps, tenant, args.users, args.events, args.pool)
-    print(f"loaded {args.users * args.events} events for {args.users} users in {load_s:.1f} s")
+    events = args.users * args.events
+    print(f"loaded {events} events for {args.users} users in {load_s:.1f} s into {deps.settings.episode_index} "
+          f"({deps.settings.episode_shards} shard(s), {deps.settings.episode_replicas} replica(s))")
     questions = [t["content"] for t in corpus.turns(args.queries, seed=29)]
     rng = random.Random(5)
 
@@ -99,21 +133,39 @@ def main(argv: list[str] | None = None) -> int:
         answer = recall(deps, request)
         return (time.perf_counter() - start) * 1000, answer
 
+    def floor(question: str) -> float:
+        start = time.perf_counter()
+        vector = deps.embedder.embed_query([question])[0]
+        knn_floor(deps, Scope(tenant, f"scale-{rng.randrange(args.users)}"), vector, 10)
+        return (time.perf_counter() - start) * 1000
+
     ask("warm-up")
-    started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=args.clients) as pool:
-        results = list(pool.map(ask, questions))
-    wall = time.perf_counter() - started
+    floor("warm-up")
+    results, wall = _concurrently(args.clients, ask, questions)
+    floors, _ = _concurrently(args.clients, floor, questions)
     e2e = [r[0] for r in results]
     print(f"{args.queries} recalls with {args.clients} concurrent clients in {wall:.1f} s "
           f"({args.queries / wall:.1f} recalls/s)")
-    print(f"end to end ms: p50 {percentile(e2e, 0.5)}  p95 {percentile(e2e, 0.95)}")
+    p50, p95, floor_p95 = percentile(e2e, 0.5), percentile(e2e, 0.95), percentile(floors, 0.95)
+    print(f"end to end ms: p50 {p50}  p95 {p95}; floor (query embedding + one k-NN query): "
+          f"p50 {percentile(floors, 0.5)}  p95 {floor_p95}; p95 ratio to floor {p95 / floor_p95:.2f}")
     for step in ("session", "tasks", "profile", "episodes", "fuse"):
         values = [r[1]["timings_ms"][step] for r in results]
         print(f"  {step:<9} p50 {percentile(values, 0.5):>8}  p95 {percentile(values, 0.95):>8}")
-    degraded = sum(1 for r in results if r[1]["degraded"])
-    print(f"degraded answers: {degraded} ({statistics.fmean([bool(r[1]['degraded']) for r in results]):.1%})")
-    print(f"store sizes: {sizes(deps)}")
+    degraded = statistics.fmean([bool(r[1]["degraded"]) for r in results])
+    print(f"degraded answers: {degraded:.1%}")
+    store = sizes(deps, events)
+    print(f"store: {store['events']} events, {store['opensearch_bytes'] / 2**20:.1f} MiB in OpenSearch, "
+          f"{store['opensearch_bytes_per_event']} bytes per event (target <= 4096 at 384 dimensions); {store}")
+    if args.json:
+        out = {"recall": {"clients": args.clients, "queries": args.queries, "p50_ms": p50, "p95_ms": p95,
+                          "floor_p95_ms": floor_p95, "ratio_to_floor": round(p95 / floor_p95, 3),
+                          "degraded_fraction": round(degraded, 4)},
+               "store": {**store, "users": args.users, "events_per_user": args.events,
+                         "shards": deps.settings.episode_shards, "replicas": deps.settings.episode_replicas},
+               "peer": json.loads(open(args.peer).read()) if args.peer else None}
+        with open(args.json, "w") as f:
+            json.dump(out, f, indent=2)
     return 0
 
 

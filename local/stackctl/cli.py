@@ -11,7 +11,7 @@ import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
-from .common import REPO, RUN_DIR, VENV_PYTHON, StackError, log, memory_mb, write_json
+from .common import REPO, RUN_DIR, VENV_PYTHON, StackError, apt_install, log, memory_mb, write_json
 
 # Start order matters only for ``deploy``, which needs every store and LocalStack.
 SERVICES = {
@@ -119,6 +119,9 @@ def run_tests(pytest_args: list[str]) -> int:
     """What CI runs: the whole stack up, lint, template check, then the suite against it
     (only lint and the suite for unit tests alone, which start no server)."""
     if needs_stack(pytest_args):
+        # The memory page is tested in a real browser (tests/e2e/test_memory_page_browser.py),
+        # with a CJK font so its Chinese screenshot shows the characters.
+        apt_install("chromium", "chromium-driver", "fonts-wqy-microhei")
         up(None, deploy_app=True)
         report = status()
         down = [name for name, entry in report["services"].items() if not entry["healthy"]]

@@ -200,3 +200,22 @@ def write_json(path: Path, data: dict) -> None:
 
 def which(binary: str) -> str | None:
     return shutil.which(binary)
+
+
+def use_deployed_stack() -> None:
+    """Point an in-process app (tests, benchmarks, uvicorn beside the stack) at the local stack:
+    AWS services on LocalStack, and the buckets and saga ``deploy`` recorded, unless the
+    environment already says otherwise. Settings are read once, at bootstrap: call this first."""
+    for name, value in (("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"), ("AWS_ACCESS_KEY_ID", "test"),
+                        ("AWS_SECRET_ACCESS_KEY", "test"), ("AWS_REGION", "us-east-1")):
+        os.environ.setdefault(name, value)
+    try:
+        deployed = json.loads((RUN_DIR / "stack.json").read_text())
+    except (OSError, ValueError):
+        return
+    erasure = deployed.get("state_machines", {}).get("ErasureStateMachine")
+    for name, value in (("ENGRAM_ERASURE_STATE_MACHINE_ARN", erasure),
+                        ("ENGRAM_ARCHIVE_BUCKET", deployed.get("archive_bucket")),
+                        ("ENGRAM_EXPORT_BUCKET", deployed.get("export_bucket"))):
+        if value:
+            os.environ.setdefault(name, value)

@@ -48,12 +48,16 @@ def ensure_data_format(deps, s3, archive_bucket: str | None = None) -> dict | No
 
 
 def wipe(deps, s3, archive_bucket: str | None = None) -> dict:
+    from engram.adapters.episode_index import concrete_indices
+
     clients = deps.clients
     out: dict = {"redis": bool(clients.redis.flushdb())}
     index = deps.settings.episode_index
-    out["opensearch"] = bool(clients.opensearch.indices.exists(index=index))
-    if out["opensearch"]:
-        clients.opensearch.indices.delete(index=index)
+    # The setting names an alias (or, in layout 1, the index itself): delete what is behind it.
+    behind = concrete_indices(clients.opensearch, index)
+    out["opensearch"] = bool(behind)
+    if behind:
+        clients.opensearch.indices.delete(index=",".join(behind))
     with clients.neo4j.session() as session:
         summary = session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
         out["neo4j"] = summary.counters.nodes_deleted

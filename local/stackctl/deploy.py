@@ -31,6 +31,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from .common import HOST, PORTS, REPO, RUN_DIR, StackError, log
+from .stable_url import api_url, check_deployed, may_pin, pin_api_id, pinned_api_id
 
 TEMPLATE = REPO / "template.yaml"
 REGION = "us-east-1"
@@ -40,6 +41,8 @@ DEPLOY_BUCKET = "engram-deployments"
 API_KEY_FILE = RUN_DIR / "api_key"
 KMS_KEY_FILE = RUN_DIR / "kms_data_key.json"
 ENDPOINT = f"http://{HOST}:{PORTS['localstack']}"
+# A stack in one of these states is deleted and created again; with none, it is created.
+RECREATED = ("ROLLBACK_COMPLETE", "ROLLBACK_FAILED", "CREATE_FAILED", "DELETE_FAILED")
 # CloudFormation refuses a TemplateBody larger than this; beyond it the template goes via S3.
 MAX_TEMPLATE_BODY = 51_200
 SKIP_PARTS = {"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
@@ -282,7 +285,7 @@ def _failure_reasons(cfn) -> str:
 def deploy_stack(cfn, body: str, parameters: dict[str, str], s3) -> bool:
     """Create or update the stack through a change set; False when nothing changed."""
     status = _stack_status(cfn)
-    if status in ("ROLLBACK_COMPLETE", "ROLLBACK_FAILED", "CREATE_FAILED", "DELETE_FAILED"):
+    if status in RECREATED:
         log(f"deploy: stack {STACK_NAME} is {status}; deleting it first")
         cfn.delete_stack(StackName=STACK_NAME)
         _wait(cfn, lambda s: s is None or s == "DELETE_COMPLETE", "delete")
@@ -341,11 +344,17 @@ def deploy() -> dict:
         s3.head_bucket(Bucket=DEPLOY_BUCKET)
     except ClientError:
         s3.create_bucket(Bucket=DEPLOY_BUCKET)
-    parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key()}
+    api_id = pinned_api_id(cfn, STACK_NAME)
+    # The page links the API hands out point at the URL clients call (LocalStack's path style).
+    parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key(),
+                  "PublicApiUrl": api_url(ENDPOINT, api_id, STAGE)}
     check_data_format(parameters)
     migrated = migrate_stores(parameters)
     log(f"deploy: migrations applied {migrated}")
-    body = json.dumps(package(load_template(), s3), sort_keys=True)
+    template = package(load_template(), s3)
+    creating = _stack_status(cfn) in (None, "REVIEW_IN_PROGRESS", "DELETE_COMPLETE", *RECREATED)
+    pinned = may_pin(cfn, client("apigateway"), STACK_NAME, creating)
+    body = json.dumps(pin_api_id(template, api_id) if pinned else template, sort_keys=True)
     changed = deploy_stack(cfn, body, parameters, s3)
     log(f"deploy: stack {STACK_NAME} {'updated' if changed else 'unchanged'} in "
         f"{time.monotonic() - started:.1f} s")
@@ -353,12 +362,13 @@ def deploy() -> dict:
     outputs = {o["OutputKey"]: o["OutputValue"]
                for o in cfn.describe_stacks(StackName=STACK_NAME)["Stacks"][0].get("Outputs", [])}
     resources = cfn.list_stack_resources(StackName=STACK_NAME)["StackResourceSummaries"]
+    check_deployed(api_id, outputs["ApiId"], pinned)
     by_type: dict[str, dict[str, str]] = {}
     for res in resources:
         by_type.setdefault(res["ResourceType"], {})[res["LogicalResourceId"]] = res["PhysicalResourceId"]
     return {
         "stack": STACK_NAME,
-        "api": {"url": f"{ENDPOINT}/restapis/{outputs['ApiId']}/{STAGE}/_user_request_",
+        "api": {"url": api_url(ENDPOINT, outputs["ApiId"], STAGE),
                 "key": local_api_key(parameters)},
         "archive_bucket": outputs["ArchiveBucketName"],
         "export_bucket": outputs["ExportBucketName"],

@@ -147,16 +147,26 @@ class EpisodeStoreContract(Contract):
         dense, lexical = store.hybrid(alice, None, "mango", 5)
         assert dense == [] and len(lexical) == 1
 
-    def test_lexical_hits_match_words_and_bring_their_vectors(self, store, alice):
+    def test_lexical_hits_match_words_and_come_without_vectors(self, store, alice):
         hit = doc(text="I am allergic to peanuts", vector=vec(a=1))
         summary = doc(summary="peanuts allergy", vector=vec(b=1))
         miss = doc(text="The weather in Lisbon", vector=vec(c=1))
         store.put(alice, [hit, summary, miss])
         _, lexical = store.hybrid(alice, None, "peanuts", 10)
         assert set(ids(lexical)) == {hit["event_id"], summary["event_id"]}
-        by_id = {d["event_id"]: d for d in lexical}
-        assert by_id[hit["event_id"]]["vector"] == pytest.approx(vec(a=1))
-        assert all(d["_score"] > 0 for d in lexical)
+        assert all(d["_score"] > 0 and "vector" not in d for d in lexical)
+
+    # -- the user's own term statistics -----------------------------------------------------
+
+    def test_term_counts_are_this_users_document_frequencies(self, store, alice, bob):
+        store.put(alice, [doc(text="Caroline: I love mango"), doc(text="Caroline: a mango smoothie"),
+                          doc(text="Caroline: kayak trip"), doc(text="我对花粉过敏"),
+                          doc(text="Caroline: old news", archived=True)])
+        store.put(bob, [doc(text="mango mango kayak"), doc(text="花粉")])
+        total, df = store.term_counts(alice, ["caroline", "mango", "kayak", "paris", "花粉", "粉过"])
+        assert total == 4
+        assert df == {"caroline": 3, "mango": 2, "kayak": 1, "paris": 0, "花粉": 1, "粉过": 1}
+        assert store.term_counts(alice, []) == (4, {})
 
     def test_lexical_matches_keywords_exactly_and_ignores_stop_words(self, store, alice):
         tagged = doc(text="something else", keywords=["sushi"])

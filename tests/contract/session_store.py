@@ -137,6 +137,26 @@ class SessionStoreContract(Contract):
     def test_delete_of_an_unknown_user_deletes_nothing(self, store, alice):
         assert store.delete_user(alice) == 0
 
+    def test_delete_session_removes_that_device_session_only(self, store, ref, alice, bob):
+        other_device, other_session = SessionRef(alice, "car", ref.session_id), SessionRef(alice, ref.device_id, "s2")
+        for r in (ref, other_device, other_session, SessionRef(bob, ref.device_id, ref.session_id)):
+            store.append_turns(r, turns(1, 2))
+            store.set_fields(r, {"topic": "travel"})
+        bob_before = store.count_user(bob)
+        assert store.delete_session(ref) == 4  # fields, turns, turn bodies, versions
+        ctx = store.get(ref)
+        assert (ctx.turns, ctx.fields, ctx.version) == ([], {}, 0)
+        assert {(r.device_id, r.session_id) for r in store.sessions_of(alice)} == {("car", "s1"), ("phone", "s2")}
+        assert store.count_user(alice) == 4 + 4 + 1
+        assert store.get(other_device).fields == {"topic": "travel"} and store.count_user(bob) == bob_before
+
+    def test_delete_session_again_or_unknown_deletes_nothing(self, store, ref, alice):
+        store.append_turns(ref, turns(1))
+        assert store.delete_session(ref) == 3
+        assert store.delete_session(ref) == 0 and store.count_user(alice) == 0
+        store.append_turns(ref, turns(2))  # a cleared session starts again from nothing
+        assert [t["message_id"] for t in store.get(ref).turns] == ["m2"] and store.get(ref).version == 0
+
     def test_owners_whose_ids_join_alike_share_no_session(self, store, owners, lookalikes):
         # (T, "x:y") on device "d" and (T:x, "y") on device "d" once shared one Redis key; so did
         # user "u" on device "a:b" and user "u:a" on device "b" (the first pair below).

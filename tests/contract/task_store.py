@@ -97,6 +97,16 @@ class TaskStoreContract(Contract):
         assert store.history(alice) == [] and len(store.history(bob)) == 1
         assert store.record(alice, "a", S.CREATED, {}, later(2)).status == "CREATED"
 
+    def test_delete_task_deletes_every_change_of_that_task_only(self, store, alice, bob):
+        store.record(alice, "a", S.CREATED, {}, later(0))
+        store.record(alice, "a", S.IN_PROGRESS, {}, later(1))
+        store.record(alice, "b", S.CREATED, {}, later(2))
+        store.record(bob, "a", S.CREATED, {}, later(0))
+        assert store.delete_task(alice, "a") == 2
+        assert [t.task_id for t in store.history(alice)] == ["b"] and len(store.history(bob)) == 1
+        assert store.delete_task(alice, "a") == 0 and store.delete_task(alice, "unknown") == 0
+        assert store.record(alice, "a", S.CREATED, {}, later(3)).duration_ms is None  # starts again
+
     def test_owners_whose_ids_join_alike_have_their_own_tasks(self, store, lookalikes):
         for owner in lookalikes:
             store.record(owner, "t:1", S.CREATED, {}, later(0))

@@ -105,10 +105,11 @@ def _run_sync(sfn, arn: str, payload: dict) -> dict:
 
 
 @pytest.fixture(scope="module")
-def seeded_user(api) -> str:
+def seeded_user(api, refresh_episodes) -> str:
     user = _fresh_user(api, "equiv")
     answer = api.post(f"/v1/users/{user}/messages", json=_messages(STATEMENTS))
     assert answer.status_code == 200, answer.text
+    refresh_episodes()  # both runners must see the same episodes
     assert answer.json()["accepted"] == len(STATEMENTS)
     # What the session is about, for "that one".
     answer = api.put(f"/v1/users/{user}/sessions/{SESSION}/context", params={"device_id": DEVICE},

@@ -2,7 +2,8 @@
 should leave current in the profile, and the ones it must not (negatives: hearsay, questions,
 hypotheses, past states, other people; and the states a change closed).
 
-Each case is one line of ``en.cases`` / ``zh.cases`` (comments start with ``#``): ``category | turn || turn | expected | absent``,
+Each case is one line of ``en.cases`` / ``zh.cases`` (comments start with ``#``):
+``category | turn || turn | expected | absent``,
 facts written ``predicate=object; …`` with the short predicate names of ``SHORT``. A case runs through
 the service layer on fakes (``beliefs_after``): ingested by the ingestion chain, read back by
 ``service.profile.profile``; a belief is current when its ``valid_to`` is null and it is not tagged

@@ -21,7 +21,7 @@ from .exports import InMemoryExportStore
 from .fence import InMemoryWriteFence
 from .gateways import HashingEmbedder, RecordingAlerts, RecordingLlm, RecordingWorkflows
 from .graph import InMemoryProfileGraph
-from .keys import FakeKms, InMemoryWrappedKeys, fake_keys
+from .keys import FakeKms, InMemoryWrappedKeys, StaticLinkSecret, fake_keys
 from .relational import (
     InMemoryAuditLog,
     InMemoryIdempotencyStore,
@@ -55,7 +55,8 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "sessions": lambda: InMemorySessionStore(settings), "episodes": InMemoryEpisodeStore,
         "tasks": InMemoryTaskStore, "graph": InMemoryProfileGraph, "turns": InMemoryTurnLog,
         "audit": InMemoryAuditLog, "idempotency": InMemoryIdempotencyStore, "users": InMemoryUserRegistry,
-        "tenants": InMemoryTenantDirectory, "archive": lambda: InMemoryArchiveStore(settings),
+        "tenants": InMemoryTenantDirectory, "link_secret": StaticLinkSecret,
+        "archive": lambda: InMemoryArchiveStore(settings),
         "exports": lambda: InMemoryExportStore(settings),
         "patterns": InMemoryPatternStore, "embedder": HashingEmbedder, "workflows": RecordingWorkflows,
         "alerts": RecordingAlerts,
@@ -88,5 +89,5 @@ __all__ = [
     "InMemoryIdempotencyStore",
     "InMemoryPatternStore", "InMemoryProfileGraph", "InMemorySessionStore", "InMemoryTaskStore",
     "InMemoryTenantDirectory", "InMemoryTurnLog", "InMemoryUserRegistry", "InMemoryWrappedKeys", "InMemoryWriteFence",
-    "RecordingAlerts", "RecordingLlm", "RecordingWorkflows", "fake_deps", "fake_keys",
+    "RecordingAlerts", "RecordingLlm", "RecordingWorkflows", "StaticLinkSecret", "fake_deps", "fake_keys",
 ]

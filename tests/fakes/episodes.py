@@ -20,6 +20,7 @@ import numpy as np
 from engram.adapters.episode_store import EpisodeStore
 from engram.domain.cleaning import format_timestamp
 from engram.domain.keys import episode_doc_id
+from engram.domain.lexical import is_cjk
 from engram.domain.model import Scope
 from engram.domain.records import EpisodeDoc
 
@@ -95,12 +96,17 @@ class InMemoryEpisodeStore:
     def ensure_index(self) -> None:
         return None
 
-    def put(self, scope: Scope, docs: list[EpisodeDoc], *, refresh: bool = True) -> None:
+    def refresh(self) -> None:
+        return None  # every write is visible at once here
+
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict] | None = None) -> None:
         for doc in docs:
             self.docs[episode_doc_id(scope, doc["event_id"])] = {
                 **clone(doc), "tenant": scope.tenant, "user_id": scope.user_id}
+        for event_id, fields in (merges or {}).items():
+            self.update(scope, event_id, fields)
 
-    def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
+    def update(self, scope: Scope, event_id: str, fields: dict) -> None:
         doc = self._mine(scope, event_id)
         if doc is not None:
             doc.update(clone(fields))
@@ -188,13 +194,19 @@ class InMemoryEpisodeStore:
             if score > 0:
                 hits.append((score, doc))
         hits.sort(key=lambda item: -item[0])
-        return [{**clone(d), "_score": score} for score, d in hits[:size]]
+        return [{**_without_vector(d), "_score": score} for score, d in hits[:size]]
 
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
                lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list[dict], list[dict]]:
         lexical = self._lexical(scope, text, lexical_size or size, blind)
         dense = self._dense(scope, vector, size) if vector is not None else []
         return dense, lexical
+
+    def term_counts(self, scope: Scope, terms_: list[str]) -> tuple[int, dict[str, int]]:
+        docs = self._of(scope, "retrievable")
+        analysed = [(d.get("text") or "", terms(d.get("text"))) for d in docs]
+        return len(docs), {t: sum(1 for text, words in analysed
+                                  if (t in text if is_cjk(t) else _stem(t.lower()) in words)) for t in terms_}
 
     def all_for_user(self, scope: Scope) -> list[dict]:
         return [_without_vector(d) for d in self._by_ts(self._of(scope, "all"))]

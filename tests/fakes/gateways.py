@@ -20,6 +20,7 @@ class HashingEmbedder:
     """Unit vectors from a bag of hashed features: each lower-cased word, and each character
     bigram of a word. No model, no torch; texts that share words have a high cosine, the same
     text always the same vector."""
+    unrelated_cosine = 0.0
 
     def __init__(self, dimension: int = 384) -> None:
         self._dimension = dimension
@@ -44,6 +45,9 @@ class HashingEmbedder:
     def embed(self, texts: list[str]) -> list[list[float]]:
         self.calls += 1
         return [self._vector(t) for t in texts]
+
+    def embed_query(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(texts)
 
     def warm_up(self) -> None:
         self.embed(["warm-up"])

@@ -82,3 +82,13 @@ def fake_keys(settings: Settings | None = None, wrapped: InMemoryWrappedKeys | N
     settings = settings or Settings()
     return EnvelopeKeyStore(wrapped or InMemoryWrappedKeys(), kms or FakeKms(), ttl_s=settings.key_cache_ttl_s,
                             max_cached=settings.key_cache_max, recheck_s=settings.key_recheck_s)
+
+
+class StaticLinkSecret:
+    """The memory page links' secret of one fake deployment (a new one per ``fake_deps``)."""
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self._secret = secret or os.urandom(32)
+
+    def secret(self) -> bytes:
+        return self._secret

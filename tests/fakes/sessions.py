@@ -136,6 +136,15 @@ class InMemorySessionStore:
         members = sorted(self._members(scope), key=lambda m: json.dumps(list(m)))
         return [SessionRef(scope, device_id, session_id) for device_id, session_id in members]
 
+    def delete_session(self, ref: SessionRef) -> int:
+        session = self._live(ref)
+        deleted = 0
+        if session is not None:
+            deleted = session.keys()
+            del self._sessions[session_key(ref)]
+        self._members(ref.scope).discard((ref.device_id, ref.session_id))
+        return deleted
+
     def delete_user(self, scope: Scope) -> int:
         deleted = 0
         for ref in self.sessions_of(scope):

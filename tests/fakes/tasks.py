@@ -43,6 +43,12 @@ class InMemoryTaskStore(UserRows):
     def history(self, scope: Scope) -> list[TaskRecord]:
         return [_record(r) for r in sorted(self._of(scope), key=lambda r: r["ts"])]
 
+    def delete_task(self, scope: Scope, task_id: str) -> int:
+        before = len(self.rows)
+        self.rows = [r for r in self.rows if not (r["tenant"] == scope.tenant and r["user_id"] == scope.user_id
+                                                  and r["task_id"] == task_id)]
+        return before - len(self.rows)
+
     def redact_metadata(self, scope: Scope, keep: tuple[str, ...], blank: tuple[str, ...]) -> int:
         changed = 0
         for row in self._of(scope):

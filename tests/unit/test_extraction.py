@@ -76,3 +76,12 @@ def test_unknown_predicate_rejected_not_invented():
     assert resolve_predicate("likes") is Predicate.HAS_PREFERENCE
     assert resolve_predicate("儿子") is Predicate.HAS_CHILD
     assert resolve_predicate("is_secretly_a_spy") is None
+
+
+@pytest.mark.parametrize(("text", "obj"), [
+    ("I love R&B music", "R&amp;B music"),
+    ("I love <b>jazz</b>", "&lt;b&gt;jazz&lt;/b&gt;"),
+])
+def test_markup_is_read_as_said_and_kept_escaped(text, obj):
+    # Extraction reads the words, not their escaped form: "&lt;" must not end a clause at its ";".
+    assert {o for p, o in facts(text) if p is Predicate.HAS_PREFERENCE} == {obj}

@@ -30,6 +30,7 @@ class Dependencies:
     users: ports.UserRegistry
     fence: ports.WriteFence
     tenants: ports.TenantDirectory
+    link_secret: ports.LinkSecret
     keys: ports.KeyStore
     erasure_jobs: ports.ErasureJobs
     archive: ports.ArchiveStore
@@ -57,12 +58,13 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     from .adapters.archive_store import ArchiveStore
     from .adapters.audit_log import AuditLog
     from .adapters.clients import Clients
-    from .adapters.embedder import SentenceEmbedder
+    from .adapters.embedder import embedder_for
     from .adapters.episode_store import EpisodeStore
     from .adapters.erasure_store import ErasureStore
     from .adapters.export_store import S3ExportStore
     from .adapters.idempotency import IdempotencyStore
     from .adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
+    from .adapters.link_secret import ConfiguredLinkSecret
     from .adapters.llm import configured_extractor
     from .adapters.pattern_store import PatternStore
     from .adapters.profile_graph import ProfileGraph
@@ -88,6 +90,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
         "users": lambda: UserRegistry(clients),
         "fence": lambda: PgWriteFence(clients),
         "tenants": lambda: TenantDirectory(clients),
+        "link_secret": lambda: ConfiguredLinkSecret(clients, settings),
         "keys": lambda: EnvelopeKeyStore(PgWrappedKeys(clients), KmsKeyWrapper(clients),
                                          ttl_s=settings.key_cache_ttl_s, max_cached=settings.key_cache_max,
                                          recheck_s=settings.key_recheck_s),
@@ -99,7 +102,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
                                                 lambda scope: archive_owner_ids(parts["keys"], scope)),
         "exports": lambda: S3ExportStore(clients, settings),
         "patterns": lambda: PatternStore(clients),
-        "embedder": lambda: SentenceEmbedder(settings.embed_model),
+        "embedder": lambda: embedder_for(settings.embed_model, settings.embed_backend, settings.embed_onnx_dir),
         "workflows": lambda: StepFunctionsGateway(clients),
         "alerts": lambda: EventBridgeAlerts(clients, settings.alert_event_bus),
         "llm": lambda: configured_extractor(settings),

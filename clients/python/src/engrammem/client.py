@@ -77,6 +77,12 @@ class _Api:
         return self._call(Call("set_session_fields", {"user_id": user_id, "session_id": session_id},
                                {"device_id": device_id}, m.FieldsBody(fields=fields), idempotency_key))
 
+    def clear_session(self, user_id: str, session_id: str, *, device_id: str | None = None) -> m.SessionCleared:
+        """Forget the session's working memory (turns, fields, versions) on ``device_id``, or on
+        every device when none is given. Long-term memory made from its turns stays."""
+        return self._call(Call("clear_session", {"user_id": user_id, "session_id": session_id},
+                               {"device_id": device_id}))
+
     def rollback_session(self, user_id: str, session_id: str, *, device_id: str, version: int | None = None,
                          steps: int | None = None, idempotency_key: str | None = None) -> m.VersionResponse:
         return self._call(Call("rollback_session", {"user_id": user_id, "session_id": session_id},
@@ -111,6 +117,11 @@ class _Api:
     def forget(self, user_id: str, *, type: str | None = None,  # noqa: A002 - the API's name
                before: m.Timestamp | None = None) -> m.ForgetResponse:
         return self._call(Call("forget", {"user_id": user_id}, {"type": type, "before": before}))
+
+    def forget_memory(self, user_id: str, memory_id: str) -> m.MemoryForgotten:
+        """Forget one memory by the id recall, ingest or the profile gave (an episode, a profile
+        item or a task); an id the user has no memory of (one already forgotten too) is a 404."""
+        return self._call(Call("forget_memory", {"user_id": user_id, "memory_id": memory_id}))
 
     def set_consent(self, user_id: str, *, long_term: bool, age: int | None = None,
                     idempotency_key: str | None = None) -> m.ConsentResponse:

@@ -1,4 +1,4 @@
-"""``engrammem-mcp`` (``.venv/bin/engram-mcp`` in this repository): Engram as tools for a model, over MCP (stdio by default, streamable HTTP with
+"""``engrammem-mcp``: Engram as tools for a model, over MCP (stdio by default, streamable HTTP with
 ``--http PORT``). One user per server process, configured by the environment:
 ENGRAM_API_URL, ENGRAM_API_KEY, ENGRAM_USER_ID, and optionally ENGRAM_SESSION_ID and
 ENGRAM_DEVICE_ID (the conversation and device new turns belong to). Every API or network
@@ -120,11 +120,12 @@ def build_server(settings: Settings, client: AsyncEngram | None = None) -> MCPSe
     @_tool_errors
     async def forget(memory_id: str | None = None, type: str | None = None,  # noqa: A002 - the API's name
                      before: str | None = None) -> dict[str, Any]:
-        """Forget when the user asks you to: one profile item by `memory_id`, or every memory of a `type`
-        (profile, preference, dislike, health, relation, task, plan, emotion, correction, fact, small_talk,
-        greeting) and/or from `before` a time (ISO 8601 with offset)."""
+        """Forget when the user asks you to: one memory by `memory_id` (any memory_id `recall` or
+        `list_memories` gave: an episode, a profile item or a task), or every memory of a `type` (profile,
+        preference, dislike, health, relation, task, plan, emotion, correction, fact, small_talk, greeting)
+        and/or from `before` a time (ISO 8601 with offset)."""
         if memory_id:
-            return (await engram.delete_profile_item(user, memory_id)).model_dump()
+            return (await engram.forget_memory(user, memory_id)).model_dump()
         if not (type or before):
             raise ToolError("give `memory_id`, or `type` and/or `before`")
         return (await engram.forget(user, type=type, before=before)).model_dump()

@@ -195,6 +195,22 @@ class DeletedItem(Response):
     deleted: str
 
 
+class MemoryForgotten(Response):
+    memory_id: str
+    layer: str
+    deleted: int
+    episodes: int
+    profile_items: int
+    task_changes: int
+    contexts_cleared: int
+
+
+class SessionCleared(Response):
+    session_id: str
+    device_ids: list[str]
+    deleted: int
+
+
 class FeedbackResponse(Response):
     memory_id: str
     weight: float

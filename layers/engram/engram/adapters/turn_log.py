@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from psycopg import sql
 from psycopg.rows import dict_row
 
 from ..domain.model import Scope, Turn
@@ -19,16 +20,14 @@ class TurnLog:
             return set()
         rows = [(scope.tenant, scope.user_id, session_id, device_id, t.message_id, t.role.value,
                  t.content if keep_content else None, t.raw_sha256, t.truncated, t.client_ts) for t in turns]
-        with self._clients.pg() as conn, conn.transaction(), conn.cursor() as cur:
-            new: set[str] = set()
-            for row in rows:
-                cur.execute(
-                    "INSERT INTO turn_log (tenant, user_id, session_id, device_id, message_id, role, content, "
-                    "content_sha256, truncated, client_ts) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING RETURNING message_id", row)
-                if cur.fetchone():
-                    new.add(row[4])
-            return new
+        # One statement for the batch: one round trip however many turns a request brings.
+        values = sql.SQL(", ").join([sql.SQL("(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")] * len(rows))
+        with self._clients.pg() as conn, conn.cursor() as cur:
+            cur.execute(sql.SQL(
+                "INSERT INTO turn_log (tenant, user_id, session_id, device_id, message_id, role, content, "
+                "content_sha256, truncated, client_ts) VALUES {} ON CONFLICT DO NOTHING RETURNING message_id"
+            ).format(values), [v for row in rows for v in row])
+            return {row[0] for row in cur.fetchall()}
 
     def turns(self, scope: Scope, message_ids: list[str] | None = None) -> list[dict]:
         query = ("SELECT session_id, device_id, message_id, role, content, truncated, client_ts, received_at "

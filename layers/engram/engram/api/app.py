@@ -17,6 +17,8 @@ from ..domain.limits import MAX_BODY_BYTES
 from ..errors import EngramError
 from ..service.health import check_stores
 from .deps import dependencies
+from .memory_page import PageHeaders
+from .memory_page import router as page_router
 from .routes import router
 from .schemas import DESCRIPTION, HealthResponse
 
@@ -83,6 +85,7 @@ def create_app(deps: Dependencies | None = None) -> FastAPI:
     """The app over ``deps`` (the process's own composition root when None)."""
     app = FastAPI(title="Engram", version=__version__, description=DESCRIPTION)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(PageHeaders)
     app.state.deps = deps
 
     @app.exception_handler(EngramError)
@@ -115,4 +118,5 @@ def create_app(deps: Dependencies | None = None) -> FastAPI:
         return check_stores(dependencies(request))
 
     app.include_router(router)
+    app.include_router(page_router)
     return app

@@ -17,6 +17,7 @@ _ROUTES = {  # route function -> (path under /v1, method): FastAPI derives opera
     "patch_profile_item": ("/users/{user_id}/profile/items/{item_id}", "patch"),
     "delete_profile_item": ("/users/{user_id}/profile/items/{item_id}", "delete"),
     "post_feedback": ("/users/{user_id}/memories/{memory_id}/feedback", "post"),
+    "delete_memory": ("/users/{user_id}/memories/{memory_id}", "delete"),
     "get_export": ("/users/{user_id}/export", "get"),
     "get_erasure_job": ("/erasure-jobs/{job_id}", "get"),
 }
@@ -48,6 +49,7 @@ INGESTED = links(
     200,
     SessionContext=_link("get_context", _in_session("$request.body#/session_id", "$request.body#/device_id")),
     ExtractedFeedback=_link("post_feedback", {**USER, "memory_id": "$response.body#/extracted/0/memory_id"}),
+    ForgetExtracted=_link("delete_memory", {**USER, "memory_id": "$response.body#/extracted/0/memory_id"}),
     Recall=_link("post_recall", USER),
     Export=_link("get_export", USER),
 )
@@ -59,7 +61,8 @@ FIELDS_SET = links(
 )
 ROLLED_BACK = links(200, SessionContext=_link("get_context", _in_session("$request.path.session_id",
                                                                           "$request.query.device_id")))
-RECALLED = links(200, ItemFeedback=_link("post_feedback", {**USER, "memory_id": "$response.body#/items/0/memory_id"}))
+RECALLED = links(200, ItemFeedback=_link("post_feedback", {**USER, "memory_id": "$response.body#/items/0/memory_id"}),
+                 ForgetItem=_link("delete_memory", {**USER, "memory_id": "$response.body#/items/0/memory_id"}))
 TASK_EVENT = links(
     201,
     NextEvent=_link("post_task_event", {**USER, "task_id": "$response.body#/task_id"}),

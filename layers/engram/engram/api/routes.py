@@ -64,6 +64,14 @@ def put_context(user_id: PathStr, session_id: PathStr, request: Request, body: s
                           lambda: working_memory.set_session_fields(deps, ref, body.fields))
 
 
+@router.delete("/users/{user_id}/sessions/{session_id}", response_model=s.SessionCleared)
+def delete_session(user_id: PathStr, session_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps,
+                   device_id: str | None = Query(None, min_length=1, max_length=128, pattern=ID_PATTERN.pattern,
+                                                 description="one device's session; without it, the session "
+                                                             "on every device of the user")):
+    return working_memory.clear_session(deps, scope_of(tenant_id, user_id), session_id, device_id)
+
+
 @router.post("/users/{user_id}/sessions/{session_id}/rollback", response_model=s.VersionResponse,
              responses=links.ROLLED_BACK)
 def post_rollback(user_id: PathStr, session_id: PathStr, request: Request, body: s.RollbackBody,
@@ -106,6 +114,11 @@ def patch_profile_item(user_id: PathStr, item_id: PathStr, request: Request, bod
 @router.delete("/users/{user_id}/profile/items/{item_id}", response_model=s.DeletedItemResponse)
 def delete_profile_item(user_id: PathStr, item_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
     return profile.delete_profile_item(deps, scope_of(tenant_id, user_id), item_id)
+
+
+@router.delete("/users/{user_id}/memories/{memory_id}", response_model=s.MemoryForgotten)
+def delete_memory(user_id: PathStr, memory_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps):
+    return memories.forget_memory(deps, scope_of(tenant_id, user_id), memory_id)
 
 
 @router.post("/users/{user_id}/memories/{memory_id}/feedback", response_model=s.FeedbackResponse)

@@ -300,6 +300,22 @@ class DeletedItemResponse(_Out):
     deleted: str
 
 
+class MemoryForgotten(_Out):
+    memory_id: str
+    layer: Literal["episode", "profile", "task"] = Field(description="the layer that held it")
+    deleted: int = Field(description="records deleted in all: episodes + profile_items + task_changes")
+    episodes: int = Field(description="the event, and events folded into it (made only from its turns)")
+    profile_items: int = Field(description="the item, or items learned only from the forgotten event's turns")
+    task_changes: int = Field(description="every recorded change of the forgotten task")
+    contexts_cleared: int = Field(description="neighbouring events whose search context was the forgotten turn")
+
+
+class SessionCleared(_Out):
+    session_id: str
+    device_ids: list[str] = Field(description="the devices whose session working memory held something")
+    deleted: int = Field(description="working-memory records deleted (0: there was nothing to clear)")
+
+
 class FeedbackResponse(_Out):
     memory_id: str
     weight: float

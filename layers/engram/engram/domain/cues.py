@@ -101,8 +101,16 @@ def topic_of(query: str) -> str:
     return topic if re.search(r"\w", topic) else query
 
 
+# A Chinese name is rarely written apart from its title: a surname and a title (王老师, 张经理,
+# 刘主任), the surname one character (two for 欧阳, 司马, ...: the title is what is matched).
+_ZH_TITLES = "老师 主任 经理 医生 大夫 先生 女士 小姐 阿姨 叔叔 教授 博士 师傅 总监 老板 律师 护士".split()
+_ZH_NAME = re.compile(r"[\u4e00-\u9fff](?:" + "|".join(_ZH_TITLES) + ")")
+
+
 def names_in(query: str) -> tuple[str, ...]:
-    """Proper names a question asks about, lower-cased: "What did Caroline paint?" -> caroline.
-    A word opening a sentence is capitalised whatever it is, so it is never taken for a name."""
-    names = (m.group().lower() for m in _NAME.finditer(query) if not _OPENING.search(query[:m.start()]))
+    """Proper names a question asks about, lower-cased: "What did Caroline paint?" -> caroline,
+    "王老师推荐了什么书？" -> 王老师. A word opening a sentence is capitalised whatever it is, so it
+    is never taken for a name."""
+    names = [m.group().lower() for m in _NAME.finditer(query) if not _OPENING.search(query[:m.start()])]
+    names += [m.group() for m in _ZH_NAME.finditer(query)]
     return tuple(dict.fromkeys(n for n in names if n not in _NOT_NAMES))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
 RRF_K = 60
 
@@ -16,10 +17,12 @@ class RecallRecipe:
 
     name: str
     fusion: str = "convex"          # "convex": weighted sum of cosine and max-normalised BM25; "rrf"
-    candidates: int = 60            # k-NN candidates before fusion
-    lexical_candidates: int = 30    # BM25 candidates (they come back with their vectors: keep modest)
-    dense_weight: float = 0.6
-    lexical_weight: float = 0.4
+    candidates: int = 100           # k-NN candidates before fusion
+    lexical_candidates: int = 100   # lexical candidates, re-scored with the user's own statistics
+    # Cosine and the user's BM25 (max-normalised): 0.7 / 0.3 was best of 0.2-0.5 on LoCoMo dev
+    # for both MiniLM and e5 (recall@10 0.663 / 0.656 over all turns; 0.6 / 0.4 gave 0.653).
+    dense_weight: float = 0.7
+    lexical_weight: float = 0.3
     recency_weight: float = 0.3     # only for "last time"/"recently" questions
     window_boost: float = 0.5       # events inside a date the question names
     # Both on the relevance ``read_episodes`` gives an event, max(cosine of the topic, share of
@@ -54,6 +57,13 @@ def convex_scores(dense: dict[str, float], lexical: dict[str, float], dense_weig
     total = dense_weight + lexical_weight
     return {i: (dense_weight * dense.get(i, floor) + lexical_weight * lexical.get(i, 0.0) / top) / total
             for i in dense.keys() | lexical.keys()}
+
+
+def calibrated_cosine(cosine: float, unrelated: float) -> float:
+    """A cosine on the scale the recipe's thresholds are set on: 0 where the embedding model puts
+    unrelated texts, 1 for the same text. MiniLM's unrelated pairs sit near 0 (unchanged); e5's
+    near 0.7, where a raw 0.75 means "barely related", not "a strong match"."""
+    return (cosine - unrelated) / (1.0 - unrelated) if unrelated < 1.0 else cosine
 
 
 def reciprocal_rank_fusion(rankings: Iterable[tuple[Sequence[str], float]], k: int = RRF_K) -> dict[str, float]:
@@ -115,9 +125,10 @@ def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) 
 
 
 def mentions(item: RecallItem, names: Sequence[str]) -> bool:
-    """A name as a word's start ("Ana" in "Ana's", not in "banana")."""
+    """A name as a word's start ("Ana" in "Ana's", not in "banana"); a Chinese one anywhere
+    (Chinese has no word boundaries to look for)."""
     text = item.text.lower()
-    return any(re.search(rf"\b{re.escape(name)}", text) for name in names)
+    return any(name in text if not name.isascii() else re.search(rf"\b{re.escape(name)}", text) for name in names)
 
 
 def record_strength(items: Sequence[RecallItem], names: Sequence[str] = ()) -> float:
@@ -143,17 +154,50 @@ def unavailable_block(layers: Sequence[str]) -> str:
             "do not assert that nothing was said. If it matters, say memory could not be fully checked.")
 
 
-def context_block(items: Sequence[RecallItem], max_tokens: int) -> str:
-    """What is known, how sure, since when and from where, within a token budget (~4 chars each)."""
+_EVENT_LAYERS = ("episode", "archive")
+
+
+def _day(iso: str, weekday: bool) -> str:
+    """'2026-05-20', or with the weekday for a question about time: '2026-05-20 (Wed)'."""
+    day = iso[:10]
+    if not weekday:
+        return day
+    try:
+        return f"{day} ({datetime.fromisoformat(day).strftime('%a')})"
+    except ValueError:  # never trust a stored string to parse
+        return day
+
+
+def when_said(item: RecallItem, weekday: bool = False) -> str:
+    """When an event was said and, when the user named another day ("next week", "上周五"), the day
+    it is about: what an agent needs to answer "when did ..." without guessing from the wording."""
+    said = item.provenance.get("ts") or item.valid_from or ""
+    about = item.valid_from or ""
+    if not said:
+        return ""
+    text = f"said {_day(said, weekday)}"
+    if about and about[:10] != said[:10]:
+        text += f", about {_day(about, weekday)}"
+    return text
+
+
+def context_block(items: Sequence[RecallItem], max_tokens: int, temporal: bool = False) -> str:
+    """What is known, how sure, since when and from where, within a token budget (~4 chars each).
+    Events carry the day they were said and the day they are about (with weekdays when the
+    question asks about time); beliefs the day since which they hold."""
     if not items:
         return NO_RECORD_BLOCK
     lines = ["What you know about this user (most relevant first):"]
     budget = max_tokens * 4 - len(lines[0])
     for item in items:
-        since = (item.valid_from or item.provenance.get("ts") or "")[:10]
+        if item.layer in _EVENT_LAYERS:
+            when = when_said(item, temporal)
+        else:
+            since = (item.valid_from or item.provenance.get("ts") or "")[:10]
+            when = f"since {since}" if since else ""
         sure = f"confidence {item.decayed_confidence:.2f}"
         source = f"source {item.trust_source}"
-        line = f"- [{item.layer}] {item.text} ({sure}{', since ' + since if since else ''}, {source})"
+        line = f"- [{item.layer}] {item.text} ({sure}{', ' + when if when else ''}, {source})"
         if item.needs_confirmation:
             line += " - uncertain: ask the user to confirm before relying on it"
         if item.valid_to:

@@ -6,11 +6,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .cleansing import resolve_relative_time
 from .cues import is_memory_question, names_in, topic_of
 from .extraction import STOPWORDS
 from .limits import MAX_ALIAS_CHARS, MAX_ALIASES
 from .model import Predicate
+from .relative_time import resolve_relative_time
 
 _TEMPORAL = re.compile(
     r"\b(?:when|what (?:time|day|date|year|month)|how long ago|since when|last time|recently|yesterday|"
@@ -57,6 +57,13 @@ class QueryIntent:
     predicates: frozenset[Predicate]
     topic: str = ""
     names: tuple[str, ...] = ()  # proper names asked about: a record must mention one of them
+
+    @property
+    def subject_terms(self) -> tuple[str, ...]:
+        """The terms that say *what* is asked, without the names that say *who*: a task or a
+        belief that shares only a name with the question ("Caroline") is not about it."""
+        return tuple(t for t in self.terms if t not in self.names)
+
 
 
 def content_terms(text: str) -> tuple[str, ...]:

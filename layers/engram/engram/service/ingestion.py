@@ -150,11 +150,13 @@ def _route(deps: Dependencies, batch: ExtractedBatch) -> dict:
 def _take_back_if_withdrawn(deps: Dependencies, batch: ExtractedBatch) -> None:
     """A consent withdrawn while this batch was written (the write step read the state before
     the change, and the change's own take_back ran before these writes landed) is applied now."""
-    if not batch.permissions.withdrawn_in(Permissions.of(deps.users.state(batch.scope))):
+    current = Permissions.of(deps.users.state(batch.scope))
+    if not batch.permissions.withdrawn_in(current):
         return
-    # Under a write lease, as any write: a user being erased (409) loses everything anyway.
-    with contextlib.suppress(Conflict), write_lease(deps, batch.scope) as state:
-        take_back(deps, batch.scope, Permissions.of(state), actor="ingest")
+    # Under a write lease, as any write: a user being erased (409) loses everything anyway. (The
+    # lease may be the request's own, held since before this read: the state read here decides.)
+    with contextlib.suppress(Conflict), write_lease(deps, batch.scope):
+        take_back(deps, batch.scope, current, actor="ingest")
 
 
 INGEST_CHAIN: tuple[IngestStep, ...] = (

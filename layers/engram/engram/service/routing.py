@@ -6,6 +6,9 @@ later failure; every later write is idempotent, so the client's retry finishes t
 
 from __future__ import annotations
 
+import contextvars
+from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -70,16 +73,19 @@ def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list, sealed_ids
     return out
 
 
-def _merge_similar(deps: Dependencies, scope: Scope, docs: list[dict]) -> tuple[list[dict], dict, list[AuditEntry]]:
+def _merge_similar(deps: Dependencies, scope: Scope,
+                   docs: list[dict]) -> tuple[list[dict], dict, dict, list[AuditEntry]]:
     """Fold near-duplicates into the event they repeat (raising its confidence); returns the docs
-    still to index, where each merged doc went, and the audit entries of the merges."""
+    still to index, where each merged doc went, the merged events' new fields (written with the
+    new docs, in one request) and the audit entries of the merges. Two docs of one batch that
+    repeat the same event both fold into it."""
     with_vectors = [d for d in docs if "vector" in d]
     hits = deps.episodes.nearest_of_type(scope, [(d["vector"], d["type"]) for d in with_vectors], 1)
-    merged_into, audit = {}, []
+    merged_into, merges, targets, audit = {}, {}, {}, []
     for doc, found in zip(with_vectors, hits, strict=True):
         if not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] == doc["event_id"]:
             continue
-        target = found[0]
+        target = targets.setdefault(found[0]["event_id"], found[0])
         merged_into[doc["event_id"]] = target["event_id"]
         if set(doc["message_ids"]) <= set(target["message_ids"]):
             continue  # a retry of a merge that already happened
@@ -87,16 +93,21 @@ def _merge_similar(deps: Dependencies, scope: Scope, docs: list[dict]) -> tuple[
                  "message_ids": sorted(set(target["message_ids"]) | set(doc["message_ids"])),
                  "merged_count": target.get("merged_count", 1) + 1, "updated_at": doc["updated_at"],
                  "ts": max(target["ts"], doc["ts"])}
-        deps.episodes.update(scope, target["event_id"], after)
         audit.append(AuditEntry("ingest", "merge", "episodes", target["event_id"], doc["trust_source"],
                                 after["confidence"], {"confidence": target["confidence"]}, after))
-    return [d for d in docs if d["event_id"] not in merged_into], merged_into, audit
+        merges[target["event_id"]] = after
+        targets[target["event_id"]] = {**target, **after}
+    return [d for d in docs if d["event_id"] not in merged_into], merged_into, merges, audit
 
 
 def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
     """Write one cleansed batch under the user's write lease; returns the API's ingest response."""
     with write_lease(deps, batch.scope) as state:
         return _write(batch, deps, state)
+
+
+# The writes of a batch that need no vector run here while the request's thread embeds.
+_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="ingest-writes")
 
 
 def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
@@ -114,10 +125,24 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
                                 seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
                                 else turns, keep_content=not child)
     context = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
-    deps.sessions.append_turns(ref, turns)
-
-    extracted, audit = [], []
     items = [item for item in batch.items if item.event is not None]
+    # The turn log holds the batch: the rest runs at once, the episodes (embed, merge, one bulk
+    # request, cap) on this thread and working memory, tasks and the graph beside it. Both are
+    # done before the lease ends (the finally below waits for the other side whatever happens).
+    beside = _BESIDE.submit(contextvars.copy_context().run, _write_beside, batch, deps, state, ref, items)
+    try:
+        extracted, audit = _write_episodes(batch, deps, child, context, items, new_ids)
+    finally:
+        futures.wait([beside])
+    more_extracted, more_audit = beside.result()
+    deps.audit.append(scope, audit + more_audit)
+    return {"accepted": len(turns), "message_ids": [t.message_id for t in turns],
+            "extracted": extracted + more_extracted}
+
+
+def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, context: dict[str, str],
+                    items: list[ExtractedTurn], new_ids: set[str]) -> tuple[list[dict], list[AuditEntry]]:
+    scope = batch.scope
     docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, "")) for item in items]
     # A retry (the turn log had the message) must not overwrite what happened to its event since:
     # merges, feedback, forgetting. An event the first attempt never stored (it crashed after the
@@ -130,19 +155,26 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
         texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in fresh]
         for doc, vector in zip(fresh, deps.embedder.embed(texts), strict=True):
             doc["vector"] = vector
-    to_index, merged_into, merge_audit = _merge_similar(deps, scope, fresh)
-    deps.episodes.put(scope, [seal_episode(deps.keys, scope, d) if d["sensitive"] else d for d in to_index])
-    audit += merge_audit
-    for doc in docs:
-        memory_id = merged_into.get(doc["event_id"], doc["event_id"])
-        extracted.append({"memory_id": memory_id, "kind": "episode", "type": doc["type"],
-                          "summary": doc["summary"], "confidence": doc["confidence"], "tags": doc["tags"]})
+    to_index, merged_into, merges, audit = _merge_similar(deps, scope, fresh)
+    deps.episodes.put(scope, [seal_episode(deps.keys, scope, d) if d["sensitive"] else d for d in to_index],
+                      merges=merges)
+    extracted = [{"memory_id": merged_into.get(doc["event_id"], doc["event_id"]), "kind": "episode",
+                  "type": doc["type"], "summary": doc["summary"], "confidence": doc["confidence"], "tags": doc["tags"]}
+                 for doc in docs]
     for doc in to_index:
         audit.append(AuditEntry("ingest", "create", "episodes", doc["event_id"], doc["trust_source"],
                                 doc["confidence"], None, {"type": doc["type"], "message_ids": doc["message_ids"]}))
     for evicted in deps.episodes.evict_over_cap(scope, deps.settings.episodes_per_user):
         audit.append(AuditEntry("system", "evict", "episodes", evicted, "system", None, None, {"evicted": True}))
+    return extracted, audit
 
+
+def _write_beside(batch: ExtractedBatch, deps: Dependencies, state: UserState, ref: SessionRef,
+                  items: list[ExtractedTurn]) -> tuple[list[dict], list[AuditEntry]]:
+    """Working memory, tasks and (with long-term consent) the profile graph."""
+    scope, child = batch.scope, state.child_mode
+    deps.sessions.append_turns(ref, [item.turn for item in batch.items])
+    extracted, audit = [], []
     for item in items:
         if item.event.type is EventType.TASK:
             task_id = task_id_for(scope, item.turn.message_id)
@@ -173,8 +205,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
                 extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,
                                   "summary": fact.summary, "confidence": after["confidence"],
                                   "tags": after["tags"]})
-    deps.audit.append(scope, audit)
-    return {"accepted": len(turns), "message_ids": [t.message_id for t in turns], "extracted": extracted}
+    return extracted, audit
 
 
 def _audit_view(item: dict) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 from collections.abc import Callable, Iterator
 
@@ -29,15 +30,30 @@ def tenant_for_key(deps: Dependencies, api_key: str | None) -> str:
         raise Unauthorized("this API key's tenant id is not a valid id", field="Authorization") from None
 
 
+# The leases this request (thread or task) holds: (fence, scope, state) for each.
+_HELD: contextvars.ContextVar[tuple[tuple[object, Scope, UserState], ...]] = contextvars.ContextVar(
+    "engram_write_leases", default=())
+
+
 @contextlib.contextmanager
 def write_lease(deps: Dependencies, scope: Scope) -> Iterator[UserState]:
     """The erasure fence around one write request: a lease taken atomically with the check of
     the user's ``erasing`` flag (409 once they are marked), held until the writes are done. The
-    saga deletes only once no lease is in flight, so nothing written under one outlives it."""
+    saga deletes only once no lease is in flight, so nothing written under one outlives it.
+
+    One lease per request: a write nested in another of the same user on the same fence (an
+    ingest inside its Idempotency-Key record's lease) runs under the outer lease, which is held
+    until the outer block ends, and gets the state read when it was taken."""
+    for fence, held_scope, held_state in _HELD.get():
+        if fence is deps.fence and held_scope == scope:
+            yield held_state
+            return
     lease, state = deps.fence.begin(scope, deps.settings.write_lease_s)
+    token = _HELD.set((*_HELD.get(), (deps.fence, scope, state)))
     try:
         yield state
     finally:
+        _HELD.reset(token)
         # A store gone mid-request leaves the lease to expire (write_lease_s): the saga waits.
         with contextlib.suppress(StoreUnavailable):
             deps.fence.end(scope, lease)

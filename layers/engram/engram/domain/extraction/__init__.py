@@ -12,6 +12,7 @@ Layout: ``text`` (clauses, guards, objects, lists), ``rules`` (the rule shape), 
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -124,16 +125,20 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     ``previous``: the facts of the user's earlier turns in the batch, which a correction refers to."""
     if turn.role is not Role.USER:
         return []
+    # The turn is stored escaped (cleaning); its words are read as said, so "I love <b>jazz</b>;"
+    # is not cut at the ";" of "&lt;", and what is kept is escaped again.
+    content = html.unescape(turn.content)
     found: list[Found] = []
-    for sentence in sentences(turn.content):
+    for sentence in sentences(content):
         if is_question(sentence) or is_hypothetical(sentence):
             continue
         for clause in clauses(sentence):
             if not is_hearsay(clause):
                 found += _read(clause)
-    correction = bool(_CORRECTION.search(turn.content.strip()))
+    correction = bool(_CORRECTION.search(content.strip()))
     if correction:
-        found = _corrected(turn.content, found, previous)
+        found = _corrected(content, found, previous)
+    found = [(p, html.escape(o, quote=False), e) for p, o, e in found]
     facts: list[Extraction] = []
     seen: set[tuple[Predicate, str, bool]] = set()
     for predicate, obj, ended in found:

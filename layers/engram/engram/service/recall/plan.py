@@ -204,10 +204,10 @@ class RecallPlan:
         unavailable = [name for name in degraded if name in self.answering()]
         no_record = not found and not unavailable
         if unavailable:
-            block = "\n".join([*([context_block(items, self.recipe.context_tokens)] if items else []),
+            block = "\n".join([*([context_block(items, self.recipe.context_tokens, intent.temporal)] if items else []),
                                unavailable_block(unavailable)])
         else:
-            block = NO_RECORD_BLOCK if no_record else context_block(items, self.recipe.context_tokens)
+            block = NO_RECORD_BLOCK if no_record else context_block(items, self.recipe.context_tokens, intent.temporal)
         timings = {name: 0.0 for name in TIMING_KEYS}
         for result in results:
             timings[result.step] = result.ms  # rounded where measured; a deadline stays exact

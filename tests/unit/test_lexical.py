@@ -1,0 +1,88 @@
+"""Lexical relevance with the user's own statistics: a name they say everywhere weighs nothing,
+a word they never said weighs most, Chinese questions are matched on their content bigrams."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engram.domain.lexical import background_names, bm25, query_terms, weighted_overlap, weights
+from engram.service.recall import RecallRequest, run_in_process
+from tests.unit.support import say
+
+
+def test_a_ubiquitous_name_weighs_almost_nothing_and_an_unsaid_word_most():
+    w = weights(["caroline", "paris"], {"caroline": 580, "paris": 0}, 600)
+    assert w["paris"] > 10 * w["caroline"]
+    assert weighted_overlap(w, "Caroline: I went to a support group") < 0.1
+    assert weighted_overlap(w, "We loved Paris in spring") > 0.9
+
+
+def test_bm25_prefers_the_rare_term_and_ignores_absent_ones():
+    w = weights(["caroline", "adoption"], {"caroline": 500, "adoption": 4}, 600)
+    assert bm25(w, "Caroline: the adoption agency called", 8) > bm25(w, "Caroline: Caroline said hi", 8)
+    assert bm25(w, "nothing in common", 8) == 0
+
+
+def test_a_term_in_every_one_of_few_events_still_counts():
+    # A new user with one event: rarity cannot be read from one event, so it stays a good sign.
+    w = weights(["牙医"], {"牙医": 1}, 1)
+    assert weighted_overlap(w, "我上周五去看了牙医") == 1.0 and w["牙医"] > 1
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("我什么时候去看的牙医？", ("去看", "牙医")),
+    ("你还记得我对什么过敏吗", ("对", "过敏")),
+    ("What am I allergic to?", ("allergic",)),
+    ("When was Caroline in Paris?", ("caroline", "paris")),
+])
+def test_query_terms(question, expected):
+    assert query_terms(question) == expected
+
+
+def test_background_names_are_those_in_a_fifth_of_the_users_events():
+    assert background_names(("caroline", "paris"), {"caroline": 300, "paris": 2}, 600) == {"caroline"}
+    assert background_names(("jon",), {"jon": 5}, 600) == frozenset()
+    assert background_names(("jon",), {}, 0) == frozenset()
+
+
+@given(st.text(max_size=200))
+def test_terms_and_scores_never_fail(text):
+    terms = query_terms(text)
+    assert len(terms) <= 12
+    w = weights(terms, {}, 0)
+    assert 0.0 <= weighted_overlap(w, text) <= 1.0 and bm25(w, text, 10) >= 0
+
+
+T0 = datetime(2026, 5, 1, 9, tzinfo=UTC)
+
+
+def test_a_memory_question_about_a_place_never_named_is_no_record_though_the_users_name_is_everywhere(
+        deps, consenting):
+    say(deps, consenting, *[f"Caroline: {t}" for t in (
+        "I went to a support group yesterday.", "I'm painting a sunset these days.", "My cat Pixel is sick.",
+        "I started a pottery class.", "I love hiking with my friends.", "The adoption agency called me.")], at=T0)
+    now = (T0 + timedelta(days=2)).isoformat()
+
+    def ask(query: str) -> dict:
+        return run_in_process(deps, RecallRequest.parse(consenting, query, 5, now, None, None))
+
+    never = ask("Do you remember when Caroline was in Paris?")
+    assert never["no_record"] is True and never["items"] == [], never["items"]
+    said = ask("Do you remember what Caroline is painting?")
+    assert said["no_record"] is False and "sunset" in said["items"][0]["text"]
+
+
+def test_a_chinese_name_never_mentioned_is_no_record_and_one_mentioned_is_found(deps, consenting):
+    say(deps, consenting, "王老师推荐我读《活着》。", "我每天早上喝一杯绿茶。", "周末我和女儿去爬山。", at=T0)
+    now = (T0 + timedelta(days=2)).isoformat()
+
+    def ask(query: str) -> dict:
+        return run_in_process(deps, RecallRequest.parse(consenting, query, 5, now, None, None))
+
+    assert ask("你还记得刘主任推荐了什么书吗？")["no_record"] is True
+    found = ask("你还记得王老师推荐了什么书吗？")
+    assert found["no_record"] is False and "活着" in found["items"][0]["text"]
