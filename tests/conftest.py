@@ -52,7 +52,9 @@ def stack_state() -> dict:
 
 @pytest.fixture(scope="session")
 def api_url(stack_state) -> str:
-    return stack_state["api"]["url"].rstrip("/")
+    """The deployed API, or the URL a client is configured with (ENGRAM_API_URL): local/check-stable-url
+    runs the MCP round trip on the URL from before a restart."""
+    return (os.environ.get("ENGRAM_API_URL") or stack_state["api"]["url"]).rstrip("/")
 
 
 @pytest.fixture(scope="session")
