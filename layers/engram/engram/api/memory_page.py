@@ -131,32 +131,35 @@ def _back(form: ps.PageExportForm, done: str) -> RedirectResponse:
 REDIRECT = {303: {"description": "done: back to the page"}}
 
 
+async def _page_action(user_id: str, request: Request, deps: Dependencies, form_type: type, body, action,
+                       done: str) -> RedirectResponse:
+    """A form of the page: its token opens the link, its request id makes a resubmission replay the
+    first result, and ``action(scope, form)`` is the same use case the agent-facing route calls."""
+    form = await _form(request, form_type)
+
+    def run() -> None:
+        scope, _ = memory_page.open_link(deps, user_id, form.token)
+        run_idempotent(deps, request, scope, form.request_id, body(form), lambda: action(scope, form))
+    await run_in_threadpool(run)
+    return _back(form, done)
+
+
 @router.post(PAGE + "/corrections", status_code=303, response_class=RedirectResponse, responses=REDIRECT,
              openapi_extra=_form_body(ps.PageCorrectionForm))
 async def post_page_correction(user_id: PathStr, request: Request, deps: Dependencies = Depends(dependencies)):
     """The page's correction form: the item's object as the user says it is (source ``human``)."""
-    form = await _form(request, ps.PageCorrectionForm)
-
-    def correct() -> None:
-        scope, _ = memory_page.open_link(deps, user_id, form.token)
-        run_idempotent(deps, request, scope, form.request_id, {"item_id": form.item_id, "object": form.object},
-                       lambda: profile.correct_profile_item(deps, scope, form.item_id, form.object, None))
-    await run_in_threadpool(correct)
-    return _back(form, "corrected")
+    return await _page_action(
+        user_id, request, deps, ps.PageCorrectionForm, lambda f: {"item_id": f.item_id, "object": f.object},
+        lambda scope, f: profile.correct_profile_item(deps, scope, f.item_id, f.object, None), "corrected")
 
 
 @router.post(PAGE + "/deletions", status_code=303, response_class=RedirectResponse, responses=REDIRECT,
              openapi_extra=_form_body(ps.PageDeletionForm))
 async def post_page_deletion(user_id: PathStr, request: Request, deps: Dependencies = Depends(dependencies)):
     """The page's delete button: the item is deleted as DELETE /profile/items/{id} deletes it."""
-    form = await _form(request, ps.PageDeletionForm)
-
-    def delete() -> None:
-        scope, _ = memory_page.open_link(deps, user_id, form.token)
-        run_idempotent(deps, request, scope, form.request_id, {"item_id": form.item_id},
-                       lambda: profile.delete_profile_item(deps, scope, form.item_id))
-    await run_in_threadpool(delete)
-    return _back(form, "deleted")
+    return await _page_action(
+        user_id, request, deps, ps.PageDeletionForm, lambda f: {"item_id": f.item_id},
+        lambda scope, f: profile.delete_profile_item(deps, scope, f.item_id), "deleted")
 
 
 @router.post(PAGE + "/export", response_class=StreamingResponse, openapi_extra=_form_body(ps.PageExportForm),
