@@ -8,8 +8,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-import numpy as np
-
 from ...bootstrap import Dependencies
 from ...domain.blind_index import index_terms
 from ...domain.cleaning import format_timestamp as _iso
@@ -128,12 +126,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     texts = {i: d.get("text") or d.get("summary") or "" for i, d in docs.items()}
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
+    # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
     cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in dense}
-    lexical_only = [d for d in lexical if d["event_id"] not in cosine and d.get("vector")]
-    if vector is not None and lexical_only:  # unit vectors: the dot product is the cosine
-        dots = np.asarray([d["vector"] for d in lexical_only]) @ np.asarray(vector)
-        cosine.update({d["event_id"]: calibrated_cosine(float(c), unrelated)
-                       for d, c in zip(lexical_only, dots, strict=True)})
     term_weights = weights(terms, df, user_docs)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
     bm25_scores = {i: score for i, text in texts.items() if (score := bm25(term_weights, text, average)) > 0}
