@@ -22,8 +22,9 @@ import statistics
 from engram.bootstrap import Dependencies
 from engram.domain.cues import names_in
 from engram.domain.fusion import HYBRID, fuse, record_strength
+from engram.domain.lexical import lexical_overlap
 from engram.domain.model import Scope
-from engram.domain.query import content_terms, lexical_overlap
+from engram.domain.query import content_terms
 from engram.service.recall import RECALL_PLAN, RecallRequest
 
 TEMPLATES = (

@@ -100,6 +100,12 @@ def weighted_overlap(term_weights: Mapping[str, float], text: str) -> float:
     return sum(w for t, w in term_weights.items() if term_frequency(t, text, words)) / total
 
 
+def lexical_overlap(terms: Iterable[str], text: str) -> float:
+    """Share of ``terms`` found in ``text``, each counted once (prefix match from five letters, so
+    'hike' ~ 'hiking' is not, 'hiking' ~ 'hikes' is)."""
+    return weighted_overlap(dict.fromkeys(terms, 1.0), text)
+
+
 def background_names(names: Sequence[str], df: Mapping[str, int], docs: int) -> frozenset[str]:
     """The names in most of the user's events: their own, a partner's. A record must mention one of
     the *other* names a question asks about, when it asks about any."""

@@ -119,13 +119,3 @@ def lexical_text(text: str) -> str:
         if i == MAX_LEXICAL_TOKENS:
             return text[:match.start()].rstrip()
     return text
-
-
-def lexical_overlap(terms: tuple[str, ...], text: str) -> float:
-    """Share of the query's content terms found in ``text`` (prefix match, so 'hike' ~ 'hiking')."""
-    if not terms:
-        return 0.0
-    words = {w.lower() for w in _TOKEN.findall(text)}
-    hits = sum(1 for t in terms if t in words or (t.isascii() and any(w.startswith(t[:5]) for w in words
-                                                                         if len(t) >= 5)))
-    return hits / len(terms)

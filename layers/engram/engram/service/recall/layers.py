@@ -20,9 +20,17 @@ from ...domain.fusion import (
     convex_scores,
     reciprocal_rank_fusion,
 )
-from ...domain.lexical import background_names, bm25, query_terms, term_frequency, weighted_overlap, weights
+from ...domain.lexical import (
+    background_names,
+    bm25,
+    lexical_overlap,
+    query_terms,
+    term_frequency,
+    weighted_overlap,
+    weights,
+)
 from ...domain.model import PREDICATES, Predicate, Scope
-from ...domain.query import QueryIntent, lexical_overlap, lexical_text
+from ...domain.query import QueryIntent, lexical_text
 from ...domain.records import SessionRef
 from ..archival import original_turns
 from ..privacy import reveal_episode, reveal_items, reveal_turn
