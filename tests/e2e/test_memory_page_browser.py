@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import uuid
 from pathlib import Path
 
@@ -63,6 +64,11 @@ def _shot(driver, name: str) -> Path:
 
 
 def test_a_user_corrects_and_deletes_memories_in_chromium(chromium, agent):
+    from selenium.common.exceptions import (
+        NoSuchElementException,
+        StaleElementReferenceException,
+        WebDriverException,
+    )
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
@@ -93,16 +99,43 @@ def test_a_user_corrects_and_deletes_memories_in_chromium(chromium, agent):
     def item(obj: str):
         return chromium.find_element(By.XPATH, f"//li[@class='item'][.//span[@class='object' and text()='{obj}']]")
 
-    field = item("Lisbon").find_element(By.CSS_SELECTOR, "form.correct input[name=object]")
-    field.clear()
-    field.send_keys("Porto")
-    item("Lisbon").find_element(By.CSS_SELECTOR, "form.correct button[type=submit]").click()
-    wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "[role=status]"), "Your correction is saved."))
+    def loaded() -> None:
+        wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
-    tea = item("绿茶")
-    tea.find_element(By.TAG_NAME, "summary").click()
-    tea.find_element(By.CSS_SELECTOR, "form.delete button").click()
-    wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "[role=status]"), "The memory is deleted."))
+    def act(do) -> None:
+        # Acting on a page the browser is still settling fails in the driver ("Node with given id
+        # does not belong to the document"): find the element again and repeat, a few times.
+        for attempt in range(5):
+            try:
+                loaded()
+                return do()
+            except (StaleElementReferenceException, WebDriverException) as exc:
+                if attempt == 4 or isinstance(exc, NoSuchElementException):  # gone: it did happen
+                    raise
+                time.sleep(0.2)
+
+    def submit(press, status: str) -> None:
+        # The form posts and the page comes back through a redirect: wait for the old document to
+        # go before reading the new one's status.
+        old = chromium.find_element(By.TAG_NAME, "html")
+        act(press)
+        wait.until(ec.staleness_of(old))
+        loaded()
+        wait.until(ec.text_to_be_present_in_element((By.CSS_SELECTOR, "[role=status]"), status))
+
+    def correct_lisbon() -> None:
+        field = item("Lisbon").find_element(By.CSS_SELECTOR, "form.correct input[name=object]")
+        field.clear()
+        field.send_keys("Porto")
+        item("Lisbon").find_element(By.CSS_SELECTOR, "form.correct button[type=submit]").click()
+
+    def delete_tea() -> None:
+        tea = item("绿茶")
+        tea.find_element(By.TAG_NAME, "summary").click()
+        tea.find_element(By.CSS_SELECTOR, "form.delete button").click()
+
+    submit(correct_lisbon, "Your correction is saved.")
+    submit(delete_tea, "The memory is deleted.")
     assert item("Porto") and not chromium.find_elements(By.XPATH, "//span[@class='object' and text()='绿茶']")
     _shot(chromium, "memory-page-en.png")
 
