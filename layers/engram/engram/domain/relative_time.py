@@ -91,7 +91,7 @@ def _weekend(base: datetime, weeks: int) -> datetime:
     return _week_day(base, weeks, 5)
 
 
-_SIGN = {"last": -1, "next": 1, "this": 0, "上": -1, "下": 1, "这": 0, "本": 0, "这个": 0}
+_SIGN = {"last": -1, "next": 1, "this": 0, "上": -1, "下": 1, "这": 0, "本": 0}
 
 
 def _rule(pattern: str, shift: Shift) -> tuple[re.Pattern, Shift]:

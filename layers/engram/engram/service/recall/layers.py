@@ -119,14 +119,15 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     topic = intent.topic or intent.text
     terms = query_terms(topic)
     # The user's term counts are fetched while the question is embedded (I/O beside CPU).
-    counting = _BESIDE.submit(contextvars.copy_context().run, deps.episodes.term_counts, scope, list(terms))
+    counting = (_BESIDE.submit(contextvars.copy_context().run, deps.episodes.term_counts, scope, list(terms))
+                if terms else None)  # nothing to weigh: no round trip
     vector = deps.embedder.embed_query([topic])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
     # Sealed (sensitive) events are found lexically by their keyed term tokens only.
     blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
     dense, lexical = deps.episodes.hybrid(scope, vector, lexical_text(topic), recipe.candidates,
                                             lexical_size=recipe.lexical_candidates, blind=blind)
-    user_docs, df = counting.result()
+    user_docs, df = counting.result() if counting is not None else (0, {})
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
