@@ -31,6 +31,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from .common import HOST, PORTS, REPO, RUN_DIR, StackError, log
+from .monitoring import serves_cloudwatch, without_cloudwatch
 from .stable_url import api_url, check_deployed, may_pin, pin_api_id, pinned_api_id
 
 TEMPLATE = REPO / "template.yaml"
@@ -336,7 +337,8 @@ def _wait(cfn, done, what: str, timeout: float = 600) -> str | None:
 def deploy() -> dict:
     from .services.localstack import LocalStack
 
-    if not LocalStack().health()["healthy"]:
+    health = LocalStack().health()
+    if not health["healthy"]:
         raise StackError("LocalStack is not running: `local/stack up localstack --no-deploy` first")
     started = time.monotonic()
     s3, cfn = client("s3"), client("cloudformation")
@@ -352,6 +354,10 @@ def deploy() -> dict:
     migrated = migrate_stores(parameters)
     log(f"deploy: migrations applied {migrated}")
     template = package(load_template(), s3)
+    if not serves_cloudwatch(health):
+        template, dropped = without_cloudwatch(template)
+        log(f"deploy: this LocalStack was started without cloudwatch: {len(dropped)} alarm/dashboard resources "
+            "left out (`local/stack down && local/stack up` starts it with them)")
     creating = _stack_status(cfn) in (None, "REVIEW_IN_PROGRESS", "DELETE_COMPLETE", *RECREATED)
     pinned = may_pin(cfn, client("apigateway"), STACK_NAME, creating)
     body = json.dumps(pin_api_id(template, api_id) if pinned else template, sort_keys=True)

@@ -19,7 +19,7 @@ from .episodes import InMemoryEpisodeStore
 from .erasure import InMemoryErasureJobs
 from .exports import InMemoryExportStore
 from .fence import InMemoryWriteFence
-from .gateways import HashingEmbedder, RecordingAlerts, RecordingLlm, RecordingWorkflows
+from .gateways import HashingEmbedder, RecordingAlerts, RecordingLlm, RecordingMetrics, RecordingWorkflows
 from .graph import InMemoryProfileGraph
 from .keys import FakeKms, InMemoryWrappedKeys, StaticLinkSecret, fake_keys
 from .relational import (
@@ -59,7 +59,7 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "archive": lambda: InMemoryArchiveStore(settings),
         "exports": lambda: InMemoryExportStore(settings),
         "patterns": InMemoryPatternStore, "embedder": HashingEmbedder, "workflows": RecordingWorkflows,
-        "alerts": RecordingAlerts,
+        "alerts": RecordingAlerts, "metrics": RecordingMetrics,
     }
     parts = {name: overrides[name] if name in overrides else make() for name, make in base.items()}
     # The fence reads the registry's erasing flag; the stores below read the parts above.
@@ -89,5 +89,6 @@ __all__ = [
     "InMemoryIdempotencyStore",
     "InMemoryPatternStore", "InMemoryProfileGraph", "InMemorySessionStore", "InMemoryTaskStore",
     "InMemoryTenantDirectory", "InMemoryTurnLog", "InMemoryUserRegistry", "InMemoryWrappedKeys", "InMemoryWriteFence",
-    "RecordingAlerts", "RecordingLlm", "RecordingWorkflows", "StaticLinkSecret", "fake_deps", "fake_keys",
+    "RecordingAlerts", "RecordingLlm", "RecordingMetrics", "RecordingWorkflows", "StaticLinkSecret", "fake_deps",
+    "fake_keys",
 ]

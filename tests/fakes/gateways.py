@@ -1,5 +1,5 @@
-"""Gateway fakes: a deterministic embedder, recorded Step Functions calls, recorded alerts, a
-recording LLM extractor."""
+"""Gateway fakes: a deterministic embedder, recorded Step Functions calls, recorded alerts and
+metrics, a recording LLM extractor."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from engram.adapters.llm import parse_llm_output
+from engram.domain.metrics import Metric
 from engram.domain.model import Extraction, Turn
 from engram.errors import StoreUnavailable
 
@@ -96,6 +97,22 @@ class RecordingAlerts:
 
     def publish(self, source: str, detail_type: str, detail: dict) -> None:
         self.published.append({"source": source, "detail_type": detail_type, "detail": detail})
+
+
+class RecordingMetrics:
+    """A MetricsSink that keeps every datapoint it was given; like the real one it never raises."""
+
+    def __init__(self) -> None:
+        self.recorded: list[Metric] = []
+
+    def record(self, metrics: list[Metric]) -> None:
+        self.recorded.extend(metrics)
+
+    def values(self) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        for metric in self.recorded:
+            out.setdefault(metric.name, []).append(metric.value)
+        return out
 
 
 class RecordingLlm:

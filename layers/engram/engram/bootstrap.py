@@ -41,6 +41,7 @@ class Dependencies:
     embedder: ports.Embedder
     workflows: ports.WorkflowGateway
     alerts: ports.AlertPublisher
+    metrics: ports.MetricsSink
     llm: ports.LlmExtractor | None = None
     probes: ports.Probes = field(default_factory=dict)
     # The real clients behind the adapters (None with fakes): migrations and health use them.
@@ -59,6 +60,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     from .adapters.audit_log import AuditLog
     from .adapters.clients import Clients
     from .adapters.embedder import embedder_for
+    from .adapters.emf_metrics import metrics_sink
     from .adapters.episode_store import EpisodeStore
     from .adapters.erasure_store import ErasureStore
     from .adapters.export_store import S3ExportStore
@@ -105,6 +107,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
         "embedder": lambda: embedder_for(settings.embed_model, settings.embed_backend, settings.embed_onnx_dir),
         "workflows": lambda: StepFunctionsGateway(clients),
         "alerts": lambda: EventBridgeAlerts(clients, settings.alert_event_bus),
+        "metrics": metrics_sink,
         "llm": lambda: configured_extractor(settings),
         "probes": clients.probes,
     }

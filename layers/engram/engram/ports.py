@@ -16,6 +16,7 @@ import pyarrow as pa
 
 from .domain.archive import Held
 from .domain.crypto import DataKey
+from .domain.metrics import Metric
 from .domain.model import Extraction, Scope, Turn
 from .domain.records import (
     AuditEntry,
@@ -318,6 +319,12 @@ class WorkflowGateway(Protocol):
 
 class AlertPublisher(Protocol):
     def publish(self, source: str, detail_type: str, detail: dict) -> None: ...
+
+
+class MetricsSink(Protocol):
+    """Where the service's operational metrics go (``domain.metrics``); best effort, never raises."""
+
+    def record(self, metrics: list[Metric]) -> None: ...
 
 
 class LlmExtractor(Protocol):

@@ -8,14 +8,10 @@ session -> (tasks | profile | episodes) -> originals (when verbatim detail is as
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-
-from aws_lambda_powertools import Metrics
-from aws_lambda_powertools.metrics import MetricUnit
 
 from ...bootstrap import Dependencies
 from ...domain.cleaning import format_timestamp, parse_timestamp, validate_id
@@ -35,7 +31,6 @@ from ...domain.records import SessionRef
 from ...errors import ValidationFailed
 from . import layers
 
-metrics = Metrics(namespace="Engram", service="engram-recall")
 TIMING_KEYS = ("session", "tasks", "profile", "episodes", "archive", "fuse", "total")
 
 
@@ -217,8 +212,6 @@ class RecallPlan:
         timings["fuse"] = round(fuse_ms, 2)
         total_ms = (now - started) * 1000 if started is not None else sum(r.ms for r in results) + fuse_ms
         timings["total"] = round(total_ms, 2)
-        session_hit = bool(by_step.get("session") and by_step["session"].items)
-        _emit_metrics(timings, found, session_hit, degraded)
         return {"items": [item.public() for item in items], "context_block": block,
                 "memory_dependent": intent.memory_dependent, "no_record": no_record, "degraded": degraded,
                 "memory_unavailable": unavailable, "timings_ms": timings}
@@ -232,15 +225,3 @@ RECALL_PLAN = RecallPlan(
     verbatim=Step("archive", "archive", _originals, stores=("postgres", "s3")),
 )
 
-
-def _emit_metrics(timings: dict, found: bool, session_hit: bool, degraded: list[str]) -> None:
-    # EMF lines are shipped by Lambda's log pipeline and flushed by the handler's log_metrics;
-    # anywhere else (uvicorn, benchmarks) they would only pile up and spill onto stdout.
-    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
-        return
-    metrics.add_metric(name="RecallSuccess", unit=MetricUnit.Count, value=1 if found else 0)
-    metrics.add_metric(name="RecallRequests", unit=MetricUnit.Count, value=1)
-    metrics.add_metric(name="RecallDegraded", unit=MetricUnit.Count, value=1 if degraded else 0)
-    metrics.add_metric(name="SessionContextHit", unit=MetricUnit.Count, value=1 if session_hit else 0)
-    for step in ("session", "tasks", "profile", "episodes", "archive", "total"):
-        metrics.add_metric(name=f"RecallLatency_{step}", unit=MetricUnit.Milliseconds, value=timings[step])

@@ -20,6 +20,7 @@ from functools import cache
 from aws_lambda_powertools import Logger
 
 from ...bootstrap import Dependencies
+from ...domain import metrics
 from ...errors import ValidationFailed
 from ...ports import Embedder
 from .plan import RECALL_PLAN, RecallContext, RecallPlan, RecallRequest, Step, StepResult
@@ -203,7 +204,7 @@ def _run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan
         episodes = next((r.items for r in results if r.step == "episodes"), [])
         step = plan.verbatim
         results.append(settle(step, submit(step, ctx, {"episodes": episodes}), deadlines[step.name] / 1000))
-    return plan.finish(ctx, results, started)
+    return _finish(deps, plan, ctx, results, started)
 
 
 # -- one Lambda per step ------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def _run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan
 
 def run_step(deps: Dependencies, name: str, event: dict, plan: RecallPlan = RECALL_PLAN) -> dict:
     if name == "fuse":
-        return _fuse(plan, event)
+        return _fuse(deps, plan, event)
     is_first = name == plan.first.name
     request = RecallRequest.from_json(event if is_first else event.get("request"))
     step = plan.step(name)
@@ -234,14 +235,26 @@ def run_step(deps: Dependencies, name: str, event: dict, plan: RecallPlan = RECA
     return out
 
 
-def _fuse(plan: RecallPlan, event: dict) -> dict:
+def _fuse(deps: Dependencies, plan: RecallPlan, event: dict) -> dict:
     request = RecallRequest.from_json(event.get("request"))
     session = StepResult.from_json(event["session"])
     results = ([session] if request.ref is not None else []) + [StepResult.from_json(r)
                                                                  for r in event.get("layers") or []]
     if event.get("originals"):
         results.append(StepResult.from_json(event["originals"]))
-    return plan.finish(plan.context(request, session.fields), results)
+    return _finish(deps, plan, plan.context(request, session.fields), results)
+
+
+def _finish(deps: Dependencies, plan: RecallPlan, ctx: RecallContext, results: list[StepResult],
+            started: float | None = None) -> dict:
+    """The answer, and its datapoints recorded where it is made: in the process that fused it,
+    whichever runner ran the steps, so each answer is counted once."""
+    answer = plan.finish(ctx, results, started)
+    session = next((r for r in results if r.step == plan.first.name), None)
+    hit = None if ctx.request.ref is None else bool(session and session.items)
+    deps.metrics.record(metrics.answered({r.step: r.ms for r in results}, bool(answer["degraded"]),
+                                         answer["no_record"], hit, answer["timings_ms"]["total"]))
+    return answer
 
 
 def run_on_step_functions(deps: Dependencies, request: RecallRequest) -> dict:
@@ -253,7 +266,14 @@ def run_on_step_functions(deps: Dependencies, request: RecallRequest) -> dict:
 
 
 def recall(deps: Dependencies, request: RecallRequest, deadlines_ms: dict[str, float] | None = None) -> dict:
-    """The configured runner (``ENGRAM_RECALL_RUNNER``: ``inprocess``, the default, or ``stepfunctions``)."""
-    if deps.settings.recall_runner == "stepfunctions":
-        return run_on_step_functions(deps, request)
-    return run_in_process(deps, request, deadlines_ms=deadlines_ms)
+    """The configured runner (``ENGRAM_RECALL_RUNNER``: ``inprocess``, the default, or ``stepfunctions``).
+    A recall that gives no answer for a reason of ours (a 5xx, not the caller's 4xx) is counted as
+    failed: with the answers counted at fusion, that is the success rate's denominator."""
+    try:
+        if deps.settings.recall_runner == "stepfunctions":
+            return run_on_step_functions(deps, request)
+        return run_in_process(deps, request, deadlines_ms=deadlines_ms)
+    except Exception as exc:
+        if getattr(exc, "status", 500) >= 500:
+            deps.metrics.record(metrics.failed())
+        raise
