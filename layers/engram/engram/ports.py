@@ -300,6 +300,9 @@ class Embedder(Protocol):
     # Where the model puts unrelated texts (``domain.fusion.calibrated_cosine``): thresholds are
     # set on one scale, whichever model embeds.
     unrelated_cosine: float
+    # Whether its cosines mean anything for Chinese: all-MiniLM-L6-v2 maps every Chinese text to
+    # nearly the same place (cosines of 0.6 between unrelated sentences), e5 reads it.
+    reads_cjk: bool
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Unit-normalised vectors of what is stored, so cosine similarity is a dot product."""

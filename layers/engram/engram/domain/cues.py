@@ -19,6 +19,7 @@ Three kinds of cue, because they are not equally sure signs of a memory question
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _CONVERSATIONAL = re.compile(
     r"\b(?:(?:did|have) (?:i|we) (?:ever )?(?:say|tell|mention|talk|discuss|bring up|share)|"
@@ -114,3 +115,12 @@ def names_in(query: str) -> tuple[str, ...]:
     names = [m.group().lower() for m in _NAME.finditer(query) if not _OPENING.search(query[:m.start()])]
     names += [m.group() for m in _ZH_NAME.finditer(query)]
     return tuple(dict.fromkeys(n for n in names if n not in _NOT_NAMES))
+
+
+def without_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with ``names`` (and their possessive) taken out: what a question asks once the
+    people it is asked about go without saying."""
+    for name in names:
+        pattern = re.escape(name) if not name.isascii() else rf"\b{re.escape(name)}(?:'s|')?(?!\w)"
+        text = re.sub(pattern, " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split())

@@ -45,6 +45,11 @@ def is_cjk(term: str) -> bool:
     return bool(_CJK_RUN.fullmatch(term))
 
 
+def is_cjk_text(text: str) -> bool:
+    """Mostly Chinese: more Chinese characters than Latin words ("我喜欢 jazz 吗" is)."""
+    return sum(len(run) for run in _CJK_RUN.findall(text)) > len(_WORD.findall(text))
+
+
 def query_terms(text: str) -> tuple[str, ...]:
     """What a question is matched on: content words, and Chinese bigrams (a lone character alone)."""
     words = [t for t in content_terms(text) if not is_cjk(t)]
@@ -100,6 +105,12 @@ def weighted_overlap(term_weights: Mapping[str, float], text: str) -> float:
     return sum(w for t, w in term_weights.items() if term_frequency(t, text, words)) / total
 
 
+def evidence_weights(term_weights: Mapping[str, float]) -> dict[str, float]:
+    """The weights a term's presence counts with as evidence of a record: a lone Chinese character
+    (上 of 上的大学, found in 上海) half its word's, since it is as often part of another word."""
+    return {t: w * (0.5 if is_cjk(t) and len(t) == 1 else 1.0) for t, w in term_weights.items()}
+
+
 def lexical_overlap(terms: Iterable[str], text: str) -> float:
     """Share of ``terms`` found in ``text``, each counted once (prefix match from five letters, so
     'hike' ~ 'hiking' is not, 'hiking' ~ 'hikes' is)."""
@@ -110,3 +121,25 @@ def background_names(names: Sequence[str], df: Mapping[str, int], docs: int) -> 
     """The names in most of the user's events: their own, a partner's. A record must mention one of
     the *other* names a question asks about, when it asks about any."""
     return frozenset(n for n in names if docs and df.get(n, 0) / docs >= BACKGROUND_SHARE)
+
+
+# When a question asks, not what about: a date's words are in no event's text.
+_TIME_WORDS = frozenset(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday today yesterday tomorrow week weeks month months year years day "
+    "days weekend morning evening night recently".split())
+
+
+def topic_unsaid(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int],
+                 texts: Iterable[str]) -> bool:
+    """Whether the user never said a word of what the question is about: every term that is not a
+    name or a time is in none of their events (``df``), nor in any event found for the question
+    (sealed ones are counted by their keyed tokens only, and read here once revealed). A paraphrase
+    ("flying" for "flight") can still be a record, so this raises the bar, it does not decide."""
+    # A lone Chinese character (上 of 上的大学) is in words of every kind (上海): it tells nothing.
+    topic = [t for t in terms if t not in names and t.rstrip("'s") not in names and not t.isdigit()
+             and t not in _TIME_WORDS and not (is_cjk(t) and len(t) == 1)]
+    if not topic or any(df.get(t, 0) for t in topic):
+        return False
+    found = list(texts)
+    return not any(term_frequency(t, text) for t in topic for text in found)

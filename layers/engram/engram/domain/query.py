@@ -25,6 +25,9 @@ _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
               "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
               "use", "used"}
+# How a question is put, never what it asks about ("What's my job?" asks about a job).
+_CONTRACTIONS = {"what's", "where's", "who's", "when's", "how's", "that's", "there's", "i've", "i'd", "i'll",
+                 "didn't", "doesn't", "isn't", "wasn't", "aren't", "haven't", "can't", "won't", "you're"}
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+|[\u4e00-\u9fff]")
 _PREDICATE_HINTS: dict[str, Predicate] = {
     "allerg": Predicate.ALLERGIC_TO, "过敏": Predicate.ALLERGIC_TO, "name": Predicate.HAS_NAME,
@@ -64,13 +67,23 @@ class QueryIntent:
         belief that shares only a name with the question ("Caroline") is not about it."""
         return tuple(t for t in self.terms if t not in self.names)
 
+    @property
+    def object_terms(self) -> tuple[str, ...]:
+        """The subject terms that name a thing rather than the kind of belief asked for: "job" in
+        "What's my job?" asks for an occupation, whatever it is; "jazz" in "Do I like jazz?" for one."""
+        return tuple(t for t in self.subject_terms if not names_predicate(t))
+
 
 
 def content_terms(text: str) -> tuple[str, ...]:
     """The words that say what a query is about (not how it asks)."""
     words = [w.lower() for w in _TOKEN.findall(text)]
-    return tuple(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in _CUE_WORDS and
-                               (len(w) > 2 or not w.isascii())))
+    return tuple(dict.fromkeys(w for w in words if w not in STOPWORDS and w not in _CUE_WORDS
+                               and w not in _CONTRACTIONS and (len(w) > 2 or not w.isascii())))
+
+
+def names_predicate(term: str) -> bool:
+    return any(hint in term if not hint.isascii() else term.startswith(hint) for hint in _PREDICATE_HINTS)
 
 
 def analyse(query: str, now: datetime) -> QueryIntent:

@@ -11,6 +11,7 @@ from datetime import datetime
 from ...bootstrap import Dependencies
 from ...domain.blind_index import index_terms
 from ...domain.cleaning import format_timestamp as _iso
+from ...domain.cues import without_names
 from ...domain.decay import decay_confidence, needs_confirmation
 from ...domain.fusion import (
     RRF_K,
@@ -23,14 +24,17 @@ from ...domain.fusion import (
 from ...domain.lexical import (
     background_names,
     bm25,
+    evidence_weights,
+    is_cjk_text,
     lexical_overlap,
     query_terms,
     term_frequency,
+    topic_unsaid,
     weighted_overlap,
     weights,
 )
 from ...domain.model import PREDICATES, Predicate, Scope
-from ...domain.query import QueryIntent, lexical_text
+from ...domain.query import QueryIntent, content_terms, lexical_text
 from ...domain.records import SessionRef
 from ..archival import original_turns
 from ..privacy import reveal_episode, reveal_items, reveal_turn
@@ -91,7 +95,7 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
         text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
         asked_for = predicate in intent.predicates
         # "What am I allergic to?" asks for a kind of belief; "Do I like jazz?" for one object.
-        relevance = 1.0 if asked_for and not intent.terms else lexical_overlap(intent.subject_terms, text)
+        relevance = 1.0 if asked_for and not intent.object_terms else lexical_overlap(intent.subject_terms, text)
         if relevance > 0 and asked_for:
             relevance = min(1.0, relevance + 0.25)
         if relevance == 0:
@@ -107,7 +111,7 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
 
 
 def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
-                  timings: dict | None = None) -> list[RecallItem]:
+                  timings: dict | None = None, signals: dict | None = None) -> list[RecallItem]:
     """Hybrid retrieval: k-NN and lexical candidates in one request, scored by cosine and by
     BM25 with this user's own term statistics (``domain.lexical``), fused, then shaped by time (a
     named date, "last time") and by each event's weight (feedback, tentativeness).
@@ -121,35 +125,56 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # The user's term counts are fetched while the question is embedded (I/O beside CPU).
     counting = (_BESIDE.submit(contextvars.copy_context().run, deps.episodes.term_counts, scope, list(terms))
                 if terms else None)  # nothing to weigh: no round trip
-    vector = deps.embedder.embed_query([topic])[0] if recipe.dense_weight > 0 else None
+    # A name said all over the user's memory (their own) is who is talking, not what is asked;
+    # in a short question it outweighs the topic and finds "See you, Nate!". The question is
+    # embedded with and without its names at once; which one is searched waits for the counts.
+    unnamed = without_names(topic, intent.names) if intent.names and not recipe.embed_background_names else topic
+    if not content_terms(unnamed):
+        unnamed = topic
+    variants = list(dict.fromkeys([topic, unnamed]))
+    # A model that does not read Chinese gives a Chinese question cosines that mean nothing (0.6
+    # to anything): it is matched by its words alone.
+    dense = recipe.dense_weight > 0 and (deps.embedder.reads_cjk or not is_cjk_text(topic))
+    vectors = deps.embedder.embed_query(variants) if dense else None
+    user_docs, df = counting.result() if counting is not None else (0, {})
+    background = background_names(intent.names, df, user_docs)
+    vector = None
+    if vectors is not None:
+        vector = vectors[0]
+        if background and len(variants) > 1:
+            kept = without_names(topic, sorted(background))
+            vector = vectors[1] if kept == unnamed else deps.embedder.embed_query([kept])[0]
     t1 = time.perf_counter()
     # Sealed (sensitive) events are found lexically by their keyed term tokens only.
     blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
-    dense, lexical = deps.episodes.hybrid(scope, vector, lexical_text(topic), recipe.candidates,
+    knn, lexical = deps.episodes.hybrid(scope, vector, lexical_text(topic), recipe.candidates,
                                             lexical_size=recipe.lexical_candidates, blind=blind)
-    user_docs, df = counting.result() if counting is not None else (0, {})
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
-    docs = {d["event_id"]: reveal_episode(deps.keys, scope, d) for d in lexical + dense}
+    docs = {d["event_id"]: reveal_episode(deps.keys, scope, d) for d in lexical + knn}
     texts = {i: d.get("text") or d.get("summary") or "" for i, d in docs.items()}
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
-    cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in dense}
+    cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in knn
+              if deps.embedder.reads_cjk or not is_cjk_text(texts[d["event_id"]])}
     term_weights = weights(terms, df, user_docs)
+    evidence = evidence_weights(term_weights)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
     bm25_scores = {i: score for i, text in texts.items() if (score := bm25(term_weights, text, average)) > 0}
     if recipe.fusion == "rrf":
         best = (recipe.dense_weight + recipe.lexical_weight) / (RRF_K + 1)
         scores = {i: v / best for i, v in reciprocal_rank_fusion(
-            [([d["event_id"] for d in dense], recipe.dense_weight),
+            [([d["event_id"] for d in knn], recipe.dense_weight),
              (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
     else:
         scores = convex_scores(cosine, bm25_scores, recipe.dense_weight, recipe.lexical_weight)
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
-    foreground = [n for n in intent.names if n not in background_names(intent.names, df, user_docs)]
+    foreground = [n for n in intent.names if n not in background]
+    if signals is not None:
+        signals["topic_unsaid"] = topic_unsaid(terms, intent.names, df, texts.values())
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     items = []
     for event_id, doc in docs.items():
@@ -167,7 +192,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         decay_class = _EPISODE_DECAY.get(doc["type"])
         decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
                    else doc["confidence"])
-        relevance = max(cosine.get(event_id, 0.0), weighted_overlap(term_weights, texts[event_id]))
+        relevance = max(cosine.get(event_id, 0.0), weighted_overlap(evidence, texts[event_id]))
         if relevance < recipe.relevance_floor:
             continue
         if foreground and not any(term_frequency(n, texts[event_id]) for n in foreground):

@@ -140,8 +140,10 @@ def _profile(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResul
 
 def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
     timings: dict = {}
-    items = layers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings)
-    return StepResult("episodes", items, timings={f"episodes_{k}": round(v, 2) for k, v in timings.items()})
+    signals: dict = {}
+    items = layers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
+    return StepResult("episodes", items, fields=signals,
+                      timings={f"episodes_{k}": round(v, 2) for k, v in timings.items()})
 
 
 def _originals(deps: Dependencies, ctx: RecallContext, inputs: dict) -> StepResult:
@@ -189,8 +191,9 @@ class RecallPlan:
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
         items = fuse(layers_, self.recipe, ctx.request.k)
         intent = ctx.intent
+        unsaid = bool(by_step["episodes"].fields.get("topic_unsaid")) if "episodes" in by_step else False
         found = bool(items) and (not intent.memory_dependent or
-                                 has_record(items, self.recipe.guard_threshold, intent.names))
+                                 has_record(items, self.recipe.record_threshold(unsaid), intent.names))
         if not found:
             items = []  # never pad an answer with weak matches
         degraded = [s.name for s in self.steps() if s.name in by_step and by_step[s.name].degraded]
