@@ -1,7 +1,7 @@
 """Ingestion throughput, against batched embedding of the same texts in the same run.
 
     python -m local.bench.ingest --turns 2000 [--batch 20] [--users 10] [--json OUT]
-                                 [--api-url URL --api-key KEY] [--peer PEER.json]
+                                 [--api-url URL --api-key KEY] [--peer mem0 | --peer PEER.json]
 
 The floor is the embedder alone on the same texts in batches of the request size, each batch
 embedded just before its request (the two see the same load); the target is ingestion at >= 0.8x
@@ -11,11 +11,15 @@ a request's time goes); with it, requests go to that API (API Gateway on LocalSt
 ``first_request_s`` is a new process's first ingest request, from its start (imports, model,
 pools) to the answer: what the first request after a deploy pays. Through ``--api-url`` it is
 the first request's latency, a cold start only if the functions were just deployed.
+``--peer mem0`` then runs mem0 open source (``local.bench.peer``: ``infer=False``, local Qdrant,
+the same embedding model) on the same turns, users and batches, one ``add`` per request, and
+prints its throughput beside ours; the target is ours >= 2x mem0's.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -23,7 +27,7 @@ import time
 
 from engram.ports import Embedder
 
-from . import bench_tenant, corpus, use_local_stack
+from . import bench_tenant, corpus, peer, use_local_stack
 from .phases import Tally, print_breakdown, timed_deps
 
 # A fresh interpreter's first request: imports, bootstrap, model load, pools, one ingest.
@@ -65,6 +69,32 @@ def first_request_seconds(api_key: str) -> float:
     return float(fields[1]) - started
 
 
+def ingest_all(client, headers: dict, embedder: Embedder, turns: list[dict], args: argparse.Namespace,
+               mem0: peer.Mem0 | None) -> tuple[float, float, float, float]:
+    """Every request, each after the floor's embedding of its texts and before mem0's ``add`` of
+    the same turns (when measured): the three see the same load. Seconds: the first request,
+    the floor, all requests, mem0's adds."""
+    first_s, floor_s, total, peer_s = None, 0.0, 0.0, 0.0
+    for i in range(0, len(turns), args.batch):
+        user, batch = user_of(i, args), turns[i:i + args.batch]
+        floor_s += embedding_seconds(embedder, as_embedded(batch))
+        sent = time.perf_counter()
+        response = client.post(f"/v1/users/{user}/messages", headers=headers, json={
+            "session_id": f"s{i // (args.batch * args.users)}", "device_id": "bench", "messages": batch})
+        total += time.perf_counter() - sent
+        first_s = first_s if first_s is not None else time.perf_counter() - sent
+        if response.status_code != 200:
+            raise SystemExit(f"ingest failed: {response.status_code} {response.text[:500]}")
+        if mem0 is not None:
+            peer_s += mem0.add(user, [t["content"] for t in batch])
+    return first_s, floor_s, total, peer_s
+
+
+def user_of(first_turn: int, args: argparse.Namespace) -> str:
+    """The user a request starting at ``first_turn`` ingests for: the users take turns."""
+    return f"ingest-{first_turn // args.batch % args.users}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m local.bench.ingest", description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=2000)
@@ -73,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--api-url", help="an API to ingest through (default: in-process)")
     parser.add_argument("--api-key", help="its API key (with --api-url)")
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
-    parser.add_argument("--peer", metavar="FILE", help="a peer system's figures (same JSON shape) to put under 'peer'")
+    parser.add_argument("--peer", metavar="mem0|FILE",
+                        help="mem0: measure mem0 on the same turns in this run; FILE: a peer's figures (same shape)")
     args = parser.parse_args(argv)
     use_local_stack()
 
@@ -95,19 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         client = TestClient(create_app(timed_deps(deps, tally)))
     headers = {"Authorization": f"Bearer {key}"}
 
-    first_s, floor_s, total = None, 0.0, 0.0
-    for i in range(0, len(turns), args.batch):
-        user = f"ingest-{i // args.batch % args.users}"
-        floor_s += embedding_seconds(deps.embedder, as_embedded(turns[i:i + args.batch]))
-        sent = time.perf_counter()
-        response = client.post(f"/v1/users/{user}/messages", headers=headers, json={
-            "session_id": f"s{i // (args.batch * args.users)}", "device_id": "bench",
-            "messages": turns[i:i + args.batch]})
-        total += time.perf_counter() - sent
-        first_s = first_s if first_s is not None else time.perf_counter() - sent
-        if response.status_code != 200:
-            print(response.text, file=sys.stderr)
-            return 1
+    with peer.Mem0() if peer.measured(args.peer) else contextlib.nullcontext() as mem0:
+        first_s, floor_s, total, peer_s = ingest_all(client, headers, deps.embedder, turns, args, mem0)
     floor = args.turns / floor_s
     if not args.api_url:
         first_s = first_request_seconds(key)
@@ -126,8 +146,22 @@ def main(argv: list[str] | None = None) -> int:
         print(f"embedding inside ingestion: {embed_s:.1f} s ({embed_s / total:.0%} of the wall time)")
         print_breakdown(tally, total, requests)
         ingest["phases_s"] = {name: round(seconds, 3) for name, seconds, _ in tally.rows()}
+    peer_figures = peer.from_file(args.peer)
+    if mem0 is not None:
+        theirs = args.turns / peer_s
+        peer_figures = {**mem0.info, "ingest": {"turns": args.turns, "batch": args.batch, "seconds": round(peer_s, 2),
+                                                "turns_per_s": round(theirs, 2), "via": "in-process, Memory.add"}}
+        ingest["ratio_to_peer"] = round(rate / theirs, 3)
+        if not args.api_url:
+            import torch  # loaded by our embedder already
+
+            ingest["torch_threads"] = torch.get_num_threads()
+            print(f"ours: torch threads {ingest['torch_threads']}")
+        print(f"peer {mem0.describe()}: {args.turns} turns in {peer_s:.1f} s, {theirs:.1f} turns/s (the same turns, "
+              f"users and batches, one add per request, interleaved with ours); ours / mem0 = {rate / theirs:.2f}x "
+              "(target >= 2)")
     if args.json:
-        out = {"ingest": ingest, "peer": json.loads(open(args.peer).read()) if args.peer else None}
+        out = {"ingest": ingest, "peer": peer_figures}
         with open(args.json, "w") as f:
             json.dump(out, f, indent=2)
     return 0

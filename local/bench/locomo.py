@@ -1,7 +1,7 @@
 """LoCoMo retrieval benchmark: Engram's recall against plain dense and fused baselines, in one run.
 
     python -m local.bench.locomo --data FILE --k 5 10 20 --json OUT [--limit N] [--api-url URL --api-key KEY]
-                                 [--reuse USERS.json]
+                                 [--reuse USERS.json] [--peer mem0]
 
 Each conversation is ingested through the HTTP API as one user (message id = ``dia_id``, client
 time = the session's date); every question of categories 1-4 is asked through recall. The
@@ -11,6 +11,8 @@ latency floor is one query embedding plus one k-NN query in the episode store.
 Without ``--api-url`` the API runs in-process (ASGI) over the configured stores. ``--reuse FILE``
 keeps the tenant and the users a first run ingested (written there) and asks the next runs' questions
 of them without ingesting again: for iterating on recall, never for figures about ingestion.
+``--peer mem0`` also runs mem0 open source (``local.bench.peer``) on the same turns and questions
+and scores its recall on the same evidence (``methods.mem0``; its figures under ``peer``).
 
 The guard and the relevance floor are measured beside it (``local/bench/guard.py``): every
 question again as a memory question, and other conversations' never-said questions; the
@@ -39,7 +41,7 @@ from engram.domain.fusion import HYBRID
 from engram.domain.keys import episode_routing
 from engram.domain.model import Scope
 
-from . import bench_tenant, use_local_stack
+from . import bench_tenant, peer, use_local_stack
 from . import guard as g
 
 CATEGORIES = ("1", "2", "3", "4")
@@ -336,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tenant", help="the API key's tenant (needed with --api-url for the dense baseline)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N conversations")
     parser.add_argument("--reuse", help="a JSON file: the tenant and users of an earlier run (in-process only)")
+    parser.add_argument("--peer", metavar="mem0|FILE", help="mem0: measure mem0 on the same data; FILE: its figures")
     args = parser.parse_args(argv)
     use_local_stack()
     with open(args.data, encoding="utf-8") as fh:
@@ -355,7 +358,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.reuse and not args.api_url:
         Path(args.reuse).write_text(json.dumps({"tenant": tenant, "key": client.key, "users": ingested}))
     result["generated_at"] = datetime.now(UTC).isoformat()
+    result["peer"] = peer.mem0_on_locomo(data, result, sorted(args.k)) if peer.measured(args.peer) \
+        else peer.from_file(args.peer)
     print_table(result, sorted(args.k))
+    if peer.measured(args.peer):
+        peer.print_beside_ours(result, sorted(args.k))
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as fh:
             json.dump(result, fh, indent=1)

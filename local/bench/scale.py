@@ -1,7 +1,7 @@
 """Recall at scale: many users with a full episodic memory each, several concurrent clients.
 
     python -m local.bench.scale --users 1000 --events 200 --clients 4 --queries 400 [--json OUT]
-                                [--keep-index] [--peer PEER.json]
+                                [--keep-index] [--peer mem0 | --peer PEER.json]
 
 Events are generated (``local.bench.corpus``) and bulk-loaded with real embeddings of their text
 (a pool of distinct texts is embedded once and reused) into an index of their own, made by the
@@ -9,6 +9,12 @@ migration's code with the configured layout (``<alias>-bench-<run>``, deleted af
 ``--keep-index``), so the bytes per event are this run's alone. Recall then runs through the
 service as the API does; the floor is the same questions, as many clients at once, each one query
 embedding plus one filtered k-NN query (what no recall can go below).
+``--peer mem0`` loads the same users' texts into mem0 open source (``local.bench.peer``: ``infer=False``,
+local Qdrant, the same model; it embeds one text at a time, about 80 a second here, so keep the
+size small) and asks it the same questions with as many concurrent clients.
+``--graph-users 100000 --task-rows 10000000`` also loads the profile graph and ``task_events`` at the
+seed's scale and measures the profile and tasks steps beside their stores' raw queries
+(``local.bench.layers_scale``, also runnable alone; its figures go under "layers").
 """
 
 from __future__ import annotations
@@ -33,8 +39,16 @@ from engram.domain.model import Scope
 from engram.service.recall import RecallRequest, recall
 from engram.service.routing import event_id
 
-from . import corpus, use_local_stack
+from . import corpus, layers_scale, peer, use_local_stack
 from .locomo import knn_floor
+
+
+def assignments(users: int, events: int, pool_size: int):
+    """(user number, event number, pool index) of every event loaded: the same for ours and the peer."""
+    rng = random.Random(3)
+    for u in range(users):
+        for e in range(events):
+            yield u, e, rng.randrange(pool_size)
 
 
 def load(deps: Dependencies, tenant: str, users: int, events: int, pool_size: int) -> float:
@@ -42,25 +56,22 @@ def load(deps: Dependencies, tenant: str, users: int, events: int, pool_size: in
     search, index = deps.clients.opensearch, deps.settings.episode_index
     pool = corpus.turns(pool_size, seed=11)
     vectors = deps.embedder.embed([t["content"] for t in pool])
-    rng = random.Random(3)
     started = time.perf_counter()
 
     def actions():
-        for u in range(users):
+        for u, e, i in assignments(users, events, pool_size):
             scope = Scope(tenant, f"scale-{u}")
-            for e in range(events):
-                i = rng.randrange(pool_size)
-                turn = pool[i]
-                mid = f"u{u}-m{e}"
-                yield {"_op_type": "index", "_index": index, "_id": episode_doc_id(scope, event_id(scope, mid)),
-                       "_routing": episode_routing(scope), "_source": {
-                           "tenant": tenant, "user_id": scope.user_id, "event_id": event_id(scope, mid),
-                           "type": "fact", "summary": turn["content"], "text": turn["content"], "context": "",
-                           "keywords": [], "raw_sha256": "", "message_ids": [mid], "session_id": "s",
-                           "device_id": "d", "ts": turn["client_ts"], "occurred_at": turn["client_ts"],
-                           "confidence": 0.7, "trust_source": "rule", "weight": 1.0, "tags": [],
-                           "sensitive": False, "evicted": False, "archived": False, "merged_count": 1,
-                           "updated_at": datetime.now(UTC).isoformat(), "vector": vectors[i]}}
+            turn = pool[i]
+            mid = f"u{u}-m{e}"
+            yield {"_op_type": "index", "_index": index, "_id": episode_doc_id(scope, event_id(scope, mid)),
+                   "_routing": episode_routing(scope), "_source": {
+                       "tenant": tenant, "user_id": scope.user_id, "event_id": event_id(scope, mid),
+                       "type": "fact", "summary": turn["content"], "text": turn["content"], "context": "",
+                       "keywords": [], "raw_sha256": "", "message_ids": [mid], "session_id": "s",
+                       "device_id": "d", "ts": turn["client_ts"], "occurred_at": turn["client_ts"],
+                       "confidence": 0.7, "trust_source": "rule", "weight": 1.0, "tags": [],
+                       "sensitive": False, "evicted": False, "archived": False, "merged_count": 1,
+                       "updated_at": datetime.now(UTC).isoformat(), "vector": vectors[i]}}
 
     helpers.bulk(search, actions(), chunk_size=2000, request_timeout=300, refresh=False)
     search.indices.refresh(index=index)
@@ -96,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=2000, help="distinct generated texts")
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
     parser.add_argument("--keep-index", action="store_true", help="keep this run's episode index")
-    parser.add_argument("--peer", metavar="FILE", help="a peer system's figures (same JSON shape) to put under 'peer'")
+    layers_scale.add_arguments(parser, default_users=0, default_rows=0)
+    parser.add_argument("--peer", metavar="mem0|FILE",
+                        help="mem0: measure mem0 on the same events and questions in this run; FILE: a peer's figures")
     args = parser.parse_args(argv)
     use_local_stack()
     run = uuid.uuid4().hex[:6]
@@ -110,6 +123,31 @@ def main(argv: list[str] | None = None) -> int:
         if not args.keep_index:
             for name in concrete_indices(deps.clients.opensearch, deps.settings.episode_index):
                 deps.clients.opensearch.indices.delete(index=name)
+
+
+def run_mem0(args: argparse.Namespace, questions: list[str], p50: float, p95: float) -> dict:
+    """mem0 on the same texts per user and the same questions as ours, each asked of a user drawn
+    as ours are, by as many concurrent clients; printed beside ours (p50, p95)."""
+    pool = corpus.turns(args.pool, seed=11)
+    users: dict[str, list[str]] = {}
+    for u, _, i in assignments(args.users, args.events, args.pool):
+        users.setdefault(f"scale-{u}", []).append(pool[i]["content"])
+    rng = random.Random(5)
+    asked = [{"user": f"scale-{rng.randrange(args.users)}", "query": q} for q in questions]
+    with peer.Mem0() as mem0:
+        load_s = sum(mem0.add(user, texts[i:i + 100]) for user, texts in users.items()
+                     for i in range(0, len(texts), 100))
+        mem0.search(asked[0]["user"], "warm-up", 10)
+        answer = mem0.search_many(asked, 10, args.clients)
+    events, ms = args.users * args.events, answer["ms"]
+    figures = {**mem0.info, "load": {"events": events, "seconds": round(load_s, 1),
+                                     "events_per_s": round(events / load_s, 1)},
+               "recall": {"clients": args.clients, "queries": len(ms), "p50_ms": percentile(ms, 0.5),
+                          "p95_ms": percentile(ms, 0.95), "recalls_per_s": round(len(ms) / answer["wall_s"], 1)}}
+    print(f"peer {mem0.describe()}: the same {events} events added in {load_s:.1f} s ({events / load_s:.1f} events/s, "
+          f"embedded one by one by add); {len(ms)} searches with {args.clients} concurrent clients: "
+          f"p50 {figures['recall']['p50_ms']}  p95 {figures['recall']['p95_ms']}; ours p50 {p50}  p95 {p95}")
+    return figures
 
 
 def _concurrently(clients: int, work, items: list) -> tuple[list, float]:
@@ -157,13 +195,15 @@ def _run(deps: Dependencies, tenant: str, args: argparse.Namespace) -> int:
     store = sizes(deps, events)
     print(f"store: {store['events']} events, {store['opensearch_bytes'] / 2**20:.1f} MiB in OpenSearch, "
           f"{store['opensearch_bytes_per_event']} bytes per event (target <= 4096 at 384 dimensions); {store}")
+    peer_figures = run_mem0(args, questions, p50, p95) if peer.measured(args.peer) else peer.from_file(args.peer)
+    layers = layers_scale.run_from_args(deps, args) if args.graph_users or args.drop_layers else None
     if args.json:
         out = {"recall": {"clients": args.clients, "queries": args.queries, "p50_ms": p50, "p95_ms": p95,
                           "floor_p95_ms": floor_p95, "ratio_to_floor": round(p95 / floor_p95, 3),
                           "degraded_fraction": round(degraded, 4)},
                "store": {**store, "users": args.users, "events_per_user": args.events,
                          "shards": deps.settings.episode_shards, "replicas": deps.settings.episode_replicas},
-               "peer": json.loads(open(args.peer).read()) if args.peer else None}
+               "peer": peer_figures, "layers": layers}
         with open(args.json, "w") as f:
             json.dump(out, f, indent=2)
     return 0

@@ -88,11 +88,19 @@ class ProfileGraph:
             raise StoreUnavailable(f"profile graph: {exc}") from exc
 
     def _read(self, query: str, **params) -> list:
-        try:
-            records, _, _ = self.driver.execute_query(query, params, routing_=neo4j.RoutingControl.READ)
-            return records
-        except (ServiceUnavailable, SessionExpired) as exc:
-            raise StoreUnavailable(f"profile graph: {exc}") from exc
+        """One auto-commit read: RUN and PULL in one round trip. ``execute_query`` wraps each read
+        in a managed transaction (BEGIN ... COMMIT), which cost the recall profile step about 2-3 ms
+        at its median over the raw query at 100,000 users (``local.bench.layers_scale``). A read is
+        idempotent, so a connection the server dropped (a restart; the pool only learns on use)
+        is retried once on a fresh one, as the managed transaction's retry did."""
+        for attempt in (1, 2):
+            try:
+                with self.driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+                    return list(session.run(query, params))
+            except (ServiceUnavailable, SessionExpired) as exc:
+                if attempt == 2:
+                    raise StoreUnavailable(f"profile graph: {exc}") from exc
+        raise AssertionError("unreachable")
 
     def upsert_fact(self, scope: Scope, fact: Fact) -> tuple[str, dict | None, dict]:
         """Record a fact. Returns (action, item before, item after), action one of
