@@ -19,8 +19,9 @@ from local.stackctl.common import RUN_DIR, use_deployed_stack
 # In-process code reaches AWS services (KMS, S3, Step Functions) on the local LocalStack, the
 # saga and buckets that deploy recorded.
 use_deployed_stack()
-# Tests read what they have just written: episodes searchable at once, without waiting for the
-# index's next refresh as the deployed functions do (ENGRAM_EPISODE_REFRESH=wait_for).
+# Tests read what they have just written: episodes searchable at once (the deployed functions
+# leave them to the index's next refresh and read them by id meanwhile: ENGRAM_EPISODE_REFRESH=false,
+# tests/integration/test_fresh_episodes.py).
 os.environ.setdefault("ENGRAM_EPISODE_REFRESH", "true")
 os.environ.setdefault("ENGRAM_RECALL_DEADLINES_MS", json.dumps(
     {"session": 2000, "tasks": 3000, "profile": 3000, "episodes": 5000, "archive": 5000}))

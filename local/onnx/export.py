@@ -10,12 +10,26 @@ and the model's ``tokenizer.json`` into DIR (default: ``ENGRAM_EMBED_ONNX_DIR``)
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 
 def export(out: Path, model_name: str) -> list[Path]:
+    """Write the export into a scratch directory beside ``out``, then move each file into place
+    whole, the tokenizer last: a process that finds ``model.onnx`` and ``tokenizer.json`` there
+    (``engram.adapters.embedder.onnx_export_in``) finds a finished export, never half of one."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out, prefix=".export-") as work:
+        made = _export(Path(work), model_name)
+        for path in made:
+            os.replace(path, out / path.name)
+    return [out / path.name for path in made]
+
+
+def _export(out: Path, model_name: str) -> list[Path]:
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import AutoModel
@@ -23,7 +37,6 @@ def export(out: Path, model_name: str) -> list[Path]:
     from engram.adapters.embedder import model_path
 
     source = Path(model_path(model_name))
-    out.mkdir(parents=True, exist_ok=True)
     bert = AutoModel.from_pretrained(source).eval()
 
     class TokenVectors(torch.nn.Module):  # the encoder's last hidden state, by keyword arguments

@@ -356,3 +356,14 @@ class EpisodeStoreContract(Contract):
         # Contention may at worst ask the client to retry (StoreUnavailable, a 503), never fail.
         assert all(e.startswith("StoreUnavailable") for e in errors), errors
         assert store.get(alice, d["event_id"])["merged_count"] in {i * 10 + j for i in range(4) for j in range(5)}
+
+    def test_get_fresh_reads_by_id_what_is_there_now_for_its_owner_only(self, store, alice, bob):
+        kept, gone, archived = doc(), doc(), doc()
+        store.put(alice, [kept, gone, archived])
+        store.delete_ids([(alice, gone["event_id"])])
+        store.update(alice, archived["event_id"], {"archived": True})
+        store.update(alice, kept["event_id"], {"weight": 0.5})
+        found = store.get_fresh(alice, [kept["event_id"], gone["event_id"], archived["event_id"], "ev-never"])
+        assert [(d["event_id"], d["weight"]) for d in found] == [(kept["event_id"], 0.5)]
+        assert "vector" not in found[0]
+        assert store.get_fresh(bob, [kept["event_id"]]) == [] and store.get_fresh(alice, []) == []

@@ -23,6 +23,15 @@ class SessionStoreContract(Contract):
     def ref(self, alice):
         return SessionRef(alice, "phone", "s1")
 
+    def test_fresh_events_come_back_by_id_for_their_owner_until_they_expire(self, store, alice, bob):
+        store.note_fresh(alice, [("ev-1", [0.5, -0.25]), ("ev-2", None)])
+        store.note_fresh(alice, [("ev-1", [0.5, -0.25]), ("ev-3", [1.0, 0.0])])  # a retried write
+        assert store.fresh(alice) == [("ev-1", [0.5, -0.25]), ("ev-2", None), ("ev-3", [1.0, 0.0])]
+        assert store.fresh(bob) == [] and store.count_user(alice) == 1
+        store.note_fresh(bob, [])
+        assert store.count_user(bob) == 0
+        assert store.delete_user(alice) == 1 and store.fresh(alice) == [] and store.count_user(alice) == 0
+
     def test_an_unknown_session_is_empty(self, store, ref):
         ctx = store.get(ref)
         assert (ctx.turns, ctx.fields, ctx.version, ctx.ttl_s) == ([], {}, 0, 0)

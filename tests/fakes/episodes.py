@@ -157,6 +157,10 @@ class InMemoryEpisodeStore:
         doc = self._mine(scope, event_id)
         return clone(doc) if doc is not None else None
 
+    def get_fresh(self, scope: Scope, event_ids: list[str]) -> list[dict]:
+        docs = [self._mine(scope, e) for e in event_ids]
+        return [_without_vector(d) for d in docs if d is not None and self._in_tier(d, "retrievable")]
+
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         return len(self._of(scope, tier))
 

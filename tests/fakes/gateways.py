@@ -22,7 +22,6 @@ class HashingEmbedder:
     bigram of a word. No model, no torch; texts that share words have a high cosine, the same
     text always the same vector."""
     unrelated_cosine = 0.0
-    reads_cjk = True  # character bigrams: a Chinese text's vector is its own
 
     def __init__(self, dimension: int = 384) -> None:
         self._dimension = dimension

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engram.config import Settings
-from engram.domain.keys import session_index_key, session_key, session_prefix
+from engram.domain.keys import fresh_episodes_key, session_index_key, session_key, session_prefix
 from engram.domain.model import Scope, Turn
 from engram.domain.records import SessionContext, SessionRef
 from engram.domain.sessions import snapshot_to_restore
@@ -48,7 +48,9 @@ class InMemorySessionStore:
         self.ttl = settings.session_ttl_s
         self.max_turns = settings.session_max_turns
         self.versions_kept = settings.session_versions_kept
+        self.fresh_ttl = settings.fresh_episodes_ttl_s
         self.clock = time.monotonic
+        self._fresh: dict[str, tuple[float, list[tuple[str, list[float] | None]]]] = {}  # key -> (expires, events)
         self._sessions: dict[str, _Session] = {}                          # session_key -> session
         self._index: dict[str, tuple[float, set[tuple[str, str]]]] = {}   # session_index_key -> members
 
@@ -145,8 +147,21 @@ class InMemorySessionStore:
         self._members(ref.scope).discard((ref.device_id, ref.session_id))
         return deleted
 
+    def note_fresh(self, scope: Scope, events: list[tuple[str, list[float] | None]]) -> None:
+        if not events:
+            return
+        kept = self.fresh(scope) + [(e, list(v) if v else None) for e, v in events]
+        self._fresh[fresh_episodes_key(scope)] = (self.clock() + self.fresh_ttl, kept[-500:])
+
+    def fresh(self, scope: Scope) -> list[tuple[str, list[float] | None]]:
+        entry = self._fresh.get(fresh_episodes_key(scope))
+        if entry is None or entry[0] <= self.clock():
+            self._fresh.pop(fresh_episodes_key(scope), None)
+            return []
+        return list(dict(entry[1]).items())
+
     def delete_user(self, scope: Scope) -> int:
-        deleted = 0
+        deleted = 1 if self._fresh.pop(fresh_episodes_key(scope), None) is not None else 0
         for ref in self.sessions_of(scope):
             session = self._live(ref)
             if session is not None:
@@ -160,4 +175,4 @@ class InMemorySessionStore:
         prefix = session_prefix(scope)
         keys = sum(s.keys() for key, s in list(self._sessions.items())
                    if key.startswith(prefix) and self._live_key(key) is not None)
-        return keys + (1 if self._members(scope) else 0)
+        return keys + (1 if self._members(scope) else 0) + (1 if self.fresh(scope) else 0)

@@ -95,8 +95,10 @@ class Settings(BaseSettings):
     # "torch": the model's own adapter (adapters.embedder.embedder_for: sentence-transformers for
     # MiniLM); "onnx": all-MiniLM-L6-v2 on onnxruntime and the tokenizer only (no torch at run
     # time, so the embedding functions fit a zip), from the model exported into embed_onnx_dir by
-    # ``python -m local.onnx.export`` (a build step); "onnx-int8": the same, int8-quantised weights.
-    embed_backend: Literal["torch", "onnx", "onnx-int8"] = "torch"
+    # ``python -m local.onnx.export`` (a build step); "onnx-int8": the same, int8-quantised weights;
+    # "auto" (the default): "onnx" for MiniLM when embed_onnx_dir holds its export (fp32 gives the
+    # same vectors, and a new process loads it in a fraction of torch's time), "torch" otherwise.
+    embed_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
     embed_onnx_dir: str = str(Path(__file__).resolve().parents[3] / ".run" / "onnx")
     session_ttl_s: int = Field(24 * 3600, gt=0)
     session_max_turns: int = Field(50, gt=0)
@@ -110,11 +112,15 @@ class Settings(BaseSettings):
     # copies); replicas are applied to the live index by the migration.
     episode_shards: int = Field(1, ge=1, le=1024)
     episode_replicas: int = Field(0, ge=0, le=15)
-    # When a written episode becomes searchable: "wait_for" (the default) the write returns once
-    # it is visible, at the index's next refresh (1 s at most; no refresh is forced, so concurrent
-    # writers share one), so an agent that remembers then recalls finds what it stored; "false"
-    # returns at once (bulk loads: visible within the interval); "true" forces a shard refresh.
-    episode_refresh: Literal["false", "wait_for", "true"] = "wait_for"
+    # When a written episode becomes searchable: "false" (the default) the write returns at once
+    # and the event is searchable at the index's next refresh (1 s at most), while a recall finds
+    # it meanwhile by id (below), so an agent that remembers then recalls finds what it stored;
+    # "wait_for" returns once it is searchable (a writer waits up to the interval); "true" forces
+    # a shard refresh (in-process tests).
+    episode_refresh: Literal["false", "wait_for", "true"] = "false"
+    # With "false", a recall meanwhile reads the events written in the last few seconds by id
+    # (``SessionStore.note_fresh``, a real-time get): longer than the index's refresh interval.
+    fresh_episodes_ttl_s: float = Field(5.0, gt=0, le=60)
     # Per-step recall deadlines (SPEC: session 50, tasks 200, profile 150, episodes 300, archive 3000).
     recall_deadlines_ms: dict[str, int] = Field(default_factory=lambda: {
         "session": 50, "tasks": 200, "profile": 150, "episodes": 300, "archive": 3000})

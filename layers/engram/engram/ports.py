@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from datetime import date, datetime
-from typing import Any, Protocol
-
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .domain.archive import Held
 from .domain.crypto import DataKey
@@ -31,6 +29,9 @@ from .domain.records import (
 )
 from .domain.tasks import TaskStatus
 
+if TYPE_CHECKING:  # only the archive reads return its tables: importing it costs every cold start
+    import pyarrow as pa
+
 # A tier of a user's events: "hot" (counted against the cap), "retrievable" (hot plus evicted),
 # "all" (archived ones too: export, erasure).
 Tier = str
@@ -48,6 +49,11 @@ class SessionStore(Protocol):
         ...
     def delete_user(self, scope: Scope) -> int: ...
     def count_user(self, scope: Scope) -> int: ...
+    def note_fresh(self, scope: Scope, events: list[tuple[str, list[float] | None]]) -> None:
+        """Events just written to the episode index, by id with their vector (none for a sealed
+        one), kept for ``fresh_episodes_ttl_s``: what a recall adds until the index shows them."""
+        ...
+    def fresh(self, scope: Scope) -> list[tuple[str, list[float] | None]]: ...
     def redact_turns(self, scope: Scope) -> int:
         """Empty the content of every turn of every session of the user (ids, roles and times
         stay; fields and TTLs are untouched); returns how many turns changed."""
@@ -69,6 +75,10 @@ class EpisodeStore(Protocol):
         ...
     def update(self, scope: Scope, event_id: str, fields: dict[str, Any]) -> None: ...
     def get(self, scope: Scope, event_id: str) -> EpisodeDoc | None: ...
+    def get_fresh(self, scope: Scope, event_ids: list[str]) -> list[EpisodeDoc]:
+        """The retrievable ones of ``event_ids`` as they are now, searchable yet or not (a
+        real-time read by id: a deleted, archived or forgotten event is not among them)."""
+        ...
     def nearest_of_type(self, scope: Scope, queries: list[tuple[list[float], str]], k: int) -> list[list[EpisodeDoc]]:
         """For each (vector, event type): the user's ``k`` nearest events of that type, each
         with ``_score`` = (1 + cosine) / 2."""
@@ -300,9 +310,6 @@ class Embedder(Protocol):
     # Where the model puts unrelated texts (``domain.fusion.calibrated_cosine``): thresholds are
     # set on one scale, whichever model embeds.
     unrelated_cosine: float
-    # Whether its cosines mean anything for Chinese: all-MiniLM-L6-v2 maps every Chinese text to
-    # nearly the same place (cosines of 0.6 between unrelated sentences), e5 reads it.
-    reads_cjk: bool
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Unit-normalised vectors of what is stored, so cosine similarity is a dot product."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-import pyarrow.parquet as pq
 from botocore.exceptions import BotoCoreError, ClientError
 
 from ..config import Settings
@@ -65,6 +64,8 @@ class ArchiveEraser:
             token = page["NextContinuationToken"]
 
     def _owners(self, key: str) -> set[tuple[str, str]]:
+        import pyarrow.parquet as pq  # on use, not at import: only the erasure saga gets here
+
         data = self._call("get_object", Key=key)["Body"].read()
         try:
             table = pq.read_table(io.BytesIO(data), columns=["tenant", "user_id"])

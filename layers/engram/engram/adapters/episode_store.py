@@ -164,6 +164,18 @@ class EpisodeStore:
             raise _unavailable(exc) from exc
         return doc if _owned_by(doc, scope) else None
 
+    def get_fresh(self, scope: Scope, event_ids: list[str]) -> list[dict]:
+        if not event_ids:
+            return []
+        try:
+            found = self.client.mget(index=self.index, body={"ids": [episode_doc_id(scope, e) for e in event_ids]},
+                                     routing=episode_routing(scope), _source_excludes=["vector"],
+                                     realtime=True)["docs"]
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        return [d["_source"] for d in found if d.get("found") and _owned_by(d["_source"], scope)
+                and not d["_source"].get("archived")]
+
     def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None,
                   tier: str = "retrievable") -> dict:
         # Efficient filtered k-NN: the scope filter is applied inside the HNSW search.

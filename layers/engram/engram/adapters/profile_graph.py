@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import UTC, datetime
-
-import neo4j
-from neo4j.exceptions import ServiceUnavailable, SessionExpired
+from typing import TYPE_CHECKING
 
 from ..domain.beliefs import (
     EdgeClaim,
@@ -32,6 +30,9 @@ from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
 from ..domain.records import Fact
 from ..errors import NotFound, StoreUnavailable
 from .clients import Clients
+
+if TYPE_CHECKING:
+    import neo4j
 
 _REL_TYPES = "|".join(p.value.upper() for p in Predicate)
 _CLAIM = ("id", "source", "confidence", "valid_from")  # what a contradiction is decided and closed by
@@ -51,6 +52,15 @@ def _item(record) -> dict:
     data["message_ids"] = list(data.get("message_ids") or [])
     data["tags"] = list(data.get("tags") or [])
     return data
+
+
+def _dropped() -> tuple[type[Exception], ...]:
+    """The driver's errors for a server that is gone or restarted. The driver is imported when
+    ``Clients.neo4j`` first makes it (a request that writes no fact never loads it); an ``except``
+    clause evaluates this only once an error is on its way, by then from ``sys.modules``."""
+    from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+    return ServiceUnavailable, SessionExpired
 
 
 def _ensure_constraints(drv: neo4j.Driver) -> None:
@@ -77,14 +87,14 @@ class ProfileGraph:
         """Uniqueness constraints and edge-id indexes (a deploy step: ``engram.migrate``)."""
         try:
             _ensure_constraints(self.driver)
-        except (ServiceUnavailable, SessionExpired) as exc:
+        except _dropped() as exc:
             raise StoreUnavailable(f"profile graph: {exc}") from exc
 
     def _write(self, work, *args):
         try:
             with self.driver.session() as session:
                 return session.execute_write(work, *args)
-        except (ServiceUnavailable, SessionExpired) as exc:
+        except _dropped() as exc:
             raise StoreUnavailable(f"profile graph: {exc}") from exc
 
     def _read(self, query: str, **params) -> list:
@@ -93,11 +103,13 @@ class ProfileGraph:
         at its median over the raw query at 100,000 users (``local.bench.layers_scale``). A read is
         idempotent, so a connection the server dropped (a restart; the pool only learns on use)
         is retried once on a fresh one, as the managed transaction's retry did."""
+        from neo4j import READ_ACCESS  # the driver's module, which making the driver imports anyway
+
         for attempt in (1, 2):
             try:
-                with self.driver.session(default_access_mode=neo4j.READ_ACCESS) as session:
+                with self.driver.session(default_access_mode=READ_ACCESS) as session:
                     return list(session.run(query, params))
-            except (ServiceUnavailable, SessionExpired) as exc:
+            except _dropped() as exc:
                 if attempt == 2:
                     raise StoreUnavailable(f"profile graph: {exc}") from exc
         raise AssertionError("unreachable")

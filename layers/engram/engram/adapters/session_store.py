@@ -9,18 +9,21 @@ keeps a session's keys on one slot and a MULTI covers them all):
   ``eng:{K}:turn``           HASH  message_id -> JSON turn
   ``eng:{K}:versions``       LIST  JSON snapshots of the fields, newest first
   ``eng:idx:{4:acme5:alice}`` SET  the user's sessions as JSON [device, session]
-Every key expires with the session (TTL refreshed on each write).
+  ``eng:{4:acme5:alice}:fresh`` LIST events just written, JSON [event id, base64 float32 vector]
+Every key expires with the session (TTL refreshed on each write); the fresh list within seconds.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import time
+from array import array
 
 import redis
 
 from ..config import Settings
-from ..domain.keys import session_index_key, session_key, session_scan_pattern
+from ..domain.keys import fresh_episodes_key, session_index_key, session_key, session_scan_pattern
 from ..domain.model import Scope, Turn
 from ..domain.records import SessionContext, SessionRef
 from ..domain.sessions import snapshot_to_restore
@@ -28,6 +31,7 @@ from ..errors import StoreUnavailable
 from .clients import Clients
 
 SUFFIXES = ("", ":turns", ":turn", ":versions")
+FRESH_KEPT = 500  # a burst's events past this many wait for the index like any bulk load
 
 
 def _member(ref: SessionRef) -> str:
@@ -46,6 +50,7 @@ class SessionStore:
         self.ttl = settings.session_ttl_s
         self.max_turns = settings.session_max_turns
         self.versions_kept = settings.session_versions_kept
+        self.fresh_ttl_ms = int(settings.fresh_episodes_ttl_s * 1000)
 
     @property
     def client(self) -> redis.Redis:
@@ -148,6 +153,32 @@ class SessionStore:
             refs.append(SessionRef(scope, device_id, session_id))
         return refs
 
+    def note_fresh(self, scope: Scope, events: list[tuple[str, list[float] | None]]) -> None:
+        if not events:
+            return
+        entries = [json.dumps([event_id, base64.b64encode(array("f", vector).tobytes()).decode() if vector else None])
+                   for event_id, vector in events]
+        key = fresh_episodes_key(scope)
+        try:
+            with self.client.pipeline(transaction=True) as pipe:
+                pipe.rpush(key, *entries)
+                pipe.ltrim(key, -FRESH_KEPT, -1)
+                pipe.pexpire(key, self.fresh_ttl_ms)
+                pipe.execute()
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"session store: {exc}") from exc
+
+    def fresh(self, scope: Scope) -> list[tuple[str, list[float] | None]]:
+        try:
+            entries = self.client.lrange(fresh_episodes_key(scope), 0, -1)
+        except redis.RedisError as exc:
+            raise StoreUnavailable(f"session store: {exc}") from exc
+        out = {}
+        for entry in entries:
+            event_id, packed = json.loads(entry)
+            out[event_id] = array("f", base64.b64decode(packed)).tolist() if packed else None
+        return list(out.items())
+
     def redact_turns(self, scope: Scope) -> int:
         """Child mode, applied to the working memory it found: each turn keeps its id, role and
         time, as a child's new turns are written."""
@@ -190,7 +221,7 @@ class SessionStore:
         """Every device and session of the user; returns how many keys went."""
         try:
             doomed = [session_key(r) + s for r in self.sessions_of(scope) for s in SUFFIXES]
-            return self.client.delete(*doomed, session_index_key(scope))
+            return self.client.delete(*doomed, session_index_key(scope), fresh_episodes_key(scope))
         except redis.RedisError as exc:
             raise StoreUnavailable(f"session store: {exc}") from exc
 

@@ -110,6 +110,12 @@ def session_prefix(scope: Scope) -> str:
     return "eng:{" + scope_key(scope.tenant, scope.user_id)
 
 
+def fresh_episodes_key(scope: Scope) -> str:
+    """The list of the user's events written but not yet searchable (under the user's session
+    prefix: an erasure's scan finds it)."""
+    return session_prefix(scope) + "}:fresh"
+
+
 def session_scan_pattern(scope: Scope) -> str:
     """A SCAN MATCH pattern for exactly the user's session keys (not their index)."""
     return glob_escape(session_prefix(scope)) + "*"

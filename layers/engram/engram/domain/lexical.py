@@ -45,11 +45,6 @@ def is_cjk(term: str) -> bool:
     return bool(_CJK_RUN.fullmatch(term))
 
 
-def is_cjk_text(text: str) -> bool:
-    """Mostly Chinese: more Chinese characters than Latin words ("我喜欢 jazz 吗" is)."""
-    return sum(len(run) for run in _CJK_RUN.findall(text)) > len(_WORD.findall(text))
-
-
 def query_terms(text: str) -> tuple[str, ...]:
     """What a question is matched on: content words, and Chinese bigrams (a lone character alone)."""
     words = [t for t in content_terms(text) if not is_cjk(t)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime, timedelta
 
-from ..adapters.parquet import SCHEMAS, parquet_bytes, read_parquet, to_table
+from ..adapters import parquet
 from ..bootstrap import Dependencies
 from ..domain import crypto
 from ..domain.archive import (
@@ -68,7 +68,7 @@ def _existing_parts(deps: Dependencies, kind: str, day: date, shard: int) -> tup
         if data is None:
             continue
         try:
-            table = read_parquet(data)
+            table = parquet.read_parquet(data)
         except Exception as exc:  # noqa: BLE001 - a part we cannot read is a corrupt archive
             deps.archive_source.unmark(day)
             raise ArchiveVerificationFailed(f"{key}: existing part unreadable ({str(exc)[:120]})") from exc
@@ -102,7 +102,7 @@ def archive_shard(deps: Dependencies, day: str | date, shard: int, shards: int) 
             rows = [r for r in rows if r.owner not in erasing]
             fresh = [r for r in rows if _held_by(holder, r) is None]
             if fresh:
-                data = parquet_bytes(to_table(kind, [r.row for r in fresh]))
+                data = parquet.parquet_bytes(parquet.to_table(kind, [r.row for r in fresh]))
                 key = next_part_key(kind, day, shard, [e["key"] for e in entries])
                 store.put_locked(key, data, rows=len(fresh), content_type="application/vnd.apache.parquet")
                 objects.append({"key": key, "sha256": sha256_hex(data), "rows": len(fresh), "kind": kind,
@@ -147,9 +147,9 @@ def verify(deps: Dependencies, day: str | date) -> dict:
         if data is not None:
             observed = {"sha256": sha256_hex(data)}
             try:
-                table = read_parquet(data)
+                table = parquet.read_parquet(data)
                 observed["rows"] = table.num_rows
-                if not table.schema.equals(SCHEMAS[entry["kind"]], check_metadata=False):
+                if not table.schema.equals(parquet.SCHEMAS[entry["kind"]], check_metadata=False):
                     problems.append(f"{entry['key']}: schema differs from the {entry['kind']} schema")
             except Exception as exc:  # noqa: BLE001 - any parse error is a verification failure
                 observed["error"] = str(exc)[:200]

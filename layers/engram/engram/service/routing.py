@@ -158,6 +158,11 @@ def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, cont
     to_index, merged_into, merges, audit = _merge_similar(deps, scope, fresh)
     deps.episodes.put(scope, [seal_episode(deps.keys, scope, d) if d["sensitive"] else d for d in to_index],
                       merges=merges)
+    if deps.settings.episode_refresh == "false":
+        # Searchable at the next refresh; until then a recall reads them by id. A sealed event's
+        # vector stays in the index alone.
+        deps.sessions.note_fresh(scope, [(d["event_id"], None if d["sensitive"] else d.get("vector"))
+                                         for d in to_index])
     extracted = [{"memory_id": merged_into.get(doc["event_id"], doc["event_id"]), "kind": "episode",
                   "type": doc["type"], "summary": doc["summary"], "confidence": doc["confidence"], "tags": doc["tags"]}
                  for doc in docs]

@@ -25,7 +25,6 @@ from ...domain.lexical import (
     background_names,
     bm25,
     evidence_weights,
-    is_cjk_text,
     lexical_overlap,
     query_terms,
     term_frequency,
@@ -36,6 +35,7 @@ from ...domain.lexical import (
 from ...domain.model import PREDICATES, Predicate, Scope
 from ...domain.query import QueryIntent, content_terms, lexical_text
 from ...domain.records import SessionRef
+from ...errors import StoreUnavailable
 from ..archival import original_turns
 from ..privacy import reveal_episode, reveal_items, reveal_turn
 
@@ -110,6 +110,17 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
     return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
 
 
+def _fresh_events(deps: Dependencies, scope: Scope) -> list[tuple[str, list[float] | None]]:
+    """Events written in the last seconds, which the index may not show yet. Without them a recall
+    misses only what was said in the last second: never a reason to fail the step."""
+    if deps.settings.episode_refresh != "false":
+        return []
+    try:
+        return deps.sessions.fresh(scope)
+    except StoreUnavailable:
+        return []
+
+
 def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
                   timings: dict | None = None, signals: dict | None = None) -> list[RecallItem]:
     """Hybrid retrieval: k-NN and lexical candidates in one request, scored by cosine and by
@@ -125,6 +136,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # The user's term counts are fetched while the question is embedded (I/O beside CPU).
     counting = (_BESIDE.submit(contextvars.copy_context().run, deps.episodes.term_counts, scope, list(terms))
                 if terms else None)  # nothing to weigh: no round trip
+    fresh = _BESIDE.submit(contextvars.copy_context().run, _fresh_events, deps, scope)
     # A name said all over the user's memory (their own) is who is talking, not what is asked;
     # in a short question it outweighs the topic and finds "See you, Nate!". The question is
     # embedded with and without its names at once; which one is searched waits for the counts.
@@ -132,10 +144,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     if not content_terms(unnamed):
         unnamed = topic
     variants = list(dict.fromkeys([topic, unnamed]))
-    # A model that does not read Chinese gives a Chinese question cosines that mean nothing (0.6
-    # to anything): it is matched by its words alone.
-    dense = recipe.dense_weight > 0 and (deps.embedder.reads_cjk or not is_cjk_text(topic))
-    vectors = deps.embedder.embed_query(variants) if dense else None
+    vectors = deps.embedder.embed_query(variants) if recipe.dense_weight > 0 else None
     user_docs, df = counting.result() if counting is not None else (0, {})
     background = background_names(intent.names, df, user_docs)
     vector = None
@@ -153,12 +162,18 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
     docs = {d["event_id"]: reveal_episode(deps.keys, scope, d) for d in lexical + knn}
+    fresh_vectors = dict(fresh.result())
+    unseen = [i for i in fresh_vectors if i not in docs]
+    for doc in deps.episodes.get_fresh(scope, unseen) if unseen else []:
+        docs[doc["event_id"]] = reveal_episode(deps.keys, scope, doc)
     texts = {i: d.get("text") or d.get("summary") or "" for i, d in docs.items()}
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
-    cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in knn
-              if deps.embedder.reads_cjk or not is_cjk_text(texts[d["event_id"]])}
+    cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in knn}
+    if vector is not None:  # events the index does not show yet: the same cosine, here
+        cosine |= {i: calibrated_cosine(sum(a * b for a, b in zip(vector, fresh_vectors[i], strict=True)), unrelated)
+                   for i in unseen if i in docs and fresh_vectors[i]}
     term_weights = weights(terms, df, user_docs)
     evidence = evidence_weights(term_weights)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
