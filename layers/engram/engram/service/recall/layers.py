@@ -138,21 +138,18 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
                 if terms else None)  # nothing to weigh: no round trip
     fresh = _BESIDE.submit(contextvars.copy_context().run, _fresh_events, deps, scope)
     # A name said all over the user's memory (their own) is who is talking, not what is asked;
-    # in a short question it outweighs the topic and finds "See you, Nate!". The question is
-    # embedded with and without its names at once; which one is searched waits for the counts.
-    unnamed = without_names(topic, intent.names) if intent.names and not recipe.embed_background_names else topic
-    if not content_terms(unnamed):
-        unnamed = topic
-    variants = list(dict.fromkeys([topic, unnamed]))
-    vectors = deps.embedder.embed_query(variants) if recipe.dense_weight > 0 else None
+    # in a short question it outweighs the topic and finds "See you, Nate!". A question that names
+    # anyone is embedded once the counts say whose names those are (one embedding, not two: under
+    # load a second one costs more than waiting for the counts); one that names nobody, meanwhile.
+    embedded = topic
+    if intent.names and not recipe.embed_background_names:
+        user_docs, df = counting.result() if counting is not None else (0, {})
+        embedded = without_names(topic, sorted(background_names(intent.names, df, user_docs)))
+        if not content_terms(embedded):
+            embedded = topic
+    vector = deps.embedder.embed_query([embedded])[0] if recipe.dense_weight > 0 else None
     user_docs, df = counting.result() if counting is not None else (0, {})
     background = background_names(intent.names, df, user_docs)
-    vector = None
-    if vectors is not None:
-        vector = vectors[0]
-        if background and len(variants) > 1:
-            kept = without_names(topic, sorted(background))
-            vector = vectors[1] if kept == unnamed else deps.embedder.embed_query([kept])[0]
     t1 = time.perf_counter()
     # Sealed (sensitive) events are found lexically by their keyed term tokens only.
     blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
