@@ -206,6 +206,21 @@ def local_kms_key() -> dict[str, str]:
     return json.loads(KMS_KEY_FILE.read_text())
 
 
+def embed_onnx_dir() -> str:
+    """The ONNX export of the embedding model (``local/bootstrap-venv`` makes it), for the template's
+    EmbedOnnxDir: the functions run as host processes (``local/lambda_executor``) and read it where
+    it is, while the layer's own default (``.run/onnx`` beside the package) does not exist where
+    LocalStack unpacks the layer. Given even before an export exists: ``auto`` embeds on torch
+    until one is there, and on onnxruntime in every process started after."""
+    from engram.adapters.embedder import onnx_export_in
+    from engram.config import Settings
+
+    path = str(Path(Settings().embed_onnx_dir).resolve())  # a fresh Settings: the cached one is for the stores
+    if not onnx_export_in(path):
+        log(f"deploy: no ONNX export in {path} (python -m local.onnx.export): the functions embed on torch")
+    return path
+
+
 def _app_dependencies(params: dict[str, str]):
     """The app's composition root, pointed at the same stores as the stack (its settings come
     from ENGRAM_* variables, read once). This process uses plain logins (the secrets are made by
@@ -349,7 +364,7 @@ def deploy() -> dict:
     api_id = pinned_api_id(cfn, STACK_NAME)
     # The page links the API hands out point at the URL clients call (LocalStack's path style).
     parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key(),
-                  "PublicApiUrl": api_url(ENDPOINT, api_id, STAGE)}
+                  "PublicApiUrl": api_url(ENDPOINT, api_id, STAGE), "EmbedOnnxDir": embed_onnx_dir()}
     check_data_format(parameters)
     migrated = migrate_stores(parameters)
     log(f"deploy: migrations applied {migrated}")

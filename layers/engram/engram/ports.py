@@ -310,6 +310,9 @@ class Embedder(Protocol):
     # Where the model puts unrelated texts (``domain.fusion.calibrated_cosine``): thresholds are
     # set on one scale, whichever model embeds.
     unrelated_cosine: float
+    # "model/runtime" (all-MiniLM-L6-v2/onnx): what /v1/health reports, so that a deployment shows
+    # which backend its functions actually chose (``embedder_for``'s "auto" falls back to torch).
+    name: str
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         """Unit-normalised vectors of what is stored, so cosine similarity is a dot product."""

