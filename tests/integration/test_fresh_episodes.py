@@ -46,10 +46,10 @@ def ids(answer):
 def user(lagging):
     scope = Scope(f"tenant-{uuid.uuid4().hex[:8]}", f"fresh-{uuid.uuid4().hex[:8]}")
     lagging.episodes.client.indices.put_settings(index=lagging.settings.episode_index,
-                                                 body={"index": {"refresh_interval": "30s"}})
+                                                 body={"index": {"refresh_interval": "30s"}}, request_timeout=120)
     yield scope
     lagging.episodes.client.indices.put_settings(index=lagging.settings.episode_index,
-                                                 body={"index": {"refresh_interval": "1s"}})
+                                                 body={"index": {"refresh_interval": "1s"}}, request_timeout=120)
 
 
 def test_what_was_just_said_is_recalled_before_the_index_shows_it(lagging, user):

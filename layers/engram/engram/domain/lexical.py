@@ -132,7 +132,7 @@ def topic_unsaid(terms: Sequence[str], names: Sequence[str], df: Mapping[str, in
     (sealed ones are counted by their keyed tokens only, and read here once revealed). A paraphrase
     ("flying" for "flight") can still be a record, so this raises the bar, it does not decide."""
     # A lone Chinese character (上 of 上的大学) is in words of every kind (上海): it tells nothing.
-    topic = [t for t in terms if t not in names and t.rstrip("'s") not in names and not t.isdigit()
+    topic = [t for t in terms if t.removesuffix("'s").removesuffix("'") not in names and not t.isdigit()
              and t not in _TIME_WORDS and not (is_cjk(t) and len(t) == 1)]
     if not topic or any(df.get(t, 0) for t in topic):
         return False

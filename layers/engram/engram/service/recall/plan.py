@@ -224,7 +224,7 @@ RECALL_PLAN = RecallPlan(
     first=Step("session", "session", _session, stores=("redis",)),
     parallel=(Step("tasks", "task", _tasks, stores=("postgres",)),
               Step("profile", "profile", _profile, stores=("neo4j", "postgres")),
-              Step("episodes", "episode", _episodes, stores=("opensearch",), embeds=True)),
+              Step("episodes", "episode", _episodes, stores=("opensearch", "redis"), embeds=True)),
     verbatim=Step("archive", "archive", _originals, stores=("postgres", "s3")),
 )
 
