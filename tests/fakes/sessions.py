@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from engram.adapters.session_store import FRESH_KEPT
 from engram.config import Settings
 from engram.domain.keys import fresh_episodes_key, session_index_key, session_key, session_prefix
 from engram.domain.model import Scope, Turn
@@ -151,7 +152,7 @@ class InMemorySessionStore:
         if not events:
             return
         kept = self.fresh(scope) + [(e, list(v) if v else None) for e, v in events]
-        self._fresh[fresh_episodes_key(scope)] = (self.clock() + self.fresh_ttl, kept[-500:])
+        self._fresh[fresh_episodes_key(scope)] = (self.clock() + self.fresh_ttl, kept[-FRESH_KEPT:])
 
     def fresh(self, scope: Scope) -> list[tuple[str, list[float] | None]]:
         entry = self._fresh.get(fresh_episodes_key(scope))
