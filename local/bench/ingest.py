@@ -28,7 +28,7 @@ import time
 from engram.ports import Embedder
 
 from . import bench_tenant, corpus, peer, use_local_stack
-from .phases import Tally, print_breakdown, timed_deps
+from .phases import Tally, print_breakdown, print_cpu, server_cpu_seconds, stores_pinned, timed_deps
 
 # A fresh interpreter's first request: imports, bootstrap, model load, pools, one ingest.
 _FIRST_REQUEST = """
@@ -77,7 +77,9 @@ def ingest_all(client, headers: dict, embedder: Embedder, turns: list[dict], arg
     first_s, floor_s, total, peer_s = None, 0.0, 0.0, 0.0
     for i in range(0, len(turns), args.batch):
         user, batch = user_of(i, args), turns[i:i + args.batch]
+        cpu = time.process_time()
         floor_s += embedding_seconds(embedder, as_embedded(batch))
+        FLOOR_CPU[0] += time.process_time() - cpu
         sent = time.perf_counter()
         response = client.post(f"/v1/users/{user}/messages", headers=headers, json={
             "session_id": f"s{i // (args.batch * args.users)}", "device_id": "bench", "messages": batch})
@@ -88,6 +90,9 @@ def ingest_all(client, headers: dict, embedder: Embedder, turns: list[dict], arg
         if mem0 is not None:
             peer_s += mem0.add(user, [t["content"] for t in batch])
     return first_s, floor_s, total, peer_s
+
+
+FLOOR_CPU = [0.0]  # this process's CPU seconds in the floor's embedding (subtracted from its total)
 
 
 def user_of(first_turn: int, args: argparse.Namespace) -> str:
@@ -105,8 +110,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON here")
     parser.add_argument("--peer", metavar="mem0|FILE",
                         help="mem0: measure mem0 on the same turns in this run; FILE: a peer's figures (same shape)")
+    parser.add_argument("--pin-stores", metavar="CPUS", type=lambda v: {int(c) for c in v.split(",")},
+                        help="run the local servers on these CPUs (e.g. 0) and this process on the others, as a "
+                             "deployment has the stores on their own hosts (floor and ingestion alike)")
     args = parser.parse_args(argv)
     use_local_stack()
+    with stores_pinned(args.pin_stores) if args.pin_stores else contextlib.nullcontext() as ours:
+        if ours:
+            print(f"stores pinned to CPUs {sorted(args.pin_stores)}; this process (embedder and floor) on {ours}")
+        return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
 
     from fastapi.testclient import TestClient
 
@@ -126,8 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         client = TestClient(create_app(timed_deps(deps, tally)))
     headers = {"Authorization": f"Bearer {key}"}
 
+    cpu_before, ours_before = server_cpu_seconds(), time.process_time()
     with peer.Mem0() if peer.measured(args.peer) else contextlib.nullcontext() as mem0:
         first_s, floor_s, total, peer_s = ingest_all(client, headers, deps.embedder, turns, args, mem0)
+    cpu_after, ours_s = server_cpu_seconds(), time.process_time() - ours_before - FLOOR_CPU[0]
     floor = args.turns / floor_s
     if not args.api_url:
         first_s = first_request_seconds(key)
@@ -140,11 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"first request of a new process (imports, model, pools, one ingest): {first_s:.2f} s (target <= 3 s)")
     ingest = {"turns": args.turns, "batch": args.batch, "turns_per_s": round(rate, 2),
               "embedding_texts_per_s": round(floor, 1), "ratio_to_embedding": round(rate / floor, 3),
-              "first_request_s": round(first_s, 2), "via": args.api_url or "in-process"}
+              "first_request_s": round(first_s, 2), "via": args.api_url or "in-process",
+              "stores_pinned_to_cpus": sorted(args.pin_stores) if args.pin_stores else None}
     if not args.api_url:
         embed_s = tally.part_seconds("embedder")
         print(f"embedding inside ingestion: {embed_s:.1f} s ({embed_s / total:.0%} of the wall time)")
         print_breakdown(tally, total, requests)
+        if mem0 is None:  # mem0's own CPU would be counted as ours
+            ingest["cpu_s"] = print_cpu(cpu_before, cpu_after, ours_s, total, args.turns, "turn")
+            print(f"  (the floor's embedding: {FLOOR_CPU[0]:.2f} s, {FLOOR_CPU[0] / args.turns * 1000:.2f} ms/turn, "
+                  "not in the bench process's figure)")
         ingest["phases_s"] = {name: round(seconds, 3) for name, seconds, _ in tally.rows()}
     peer_figures = peer.from_file(args.peer)
     if mem0 is not None:

@@ -62,6 +62,14 @@ class EpisodeStoreContract(Contract):
         store.put(alice, [{**d, "text": "second"}])
         assert store.count(alice, tier="all") == 1 and store.get(alice, d["event_id"])["text"] == "second"
 
+    def test_put_drops_the_named_events_of_its_owner_only(self, store, alice, bob):
+        kept, gone = doc(text="kept"), doc(text="folded")
+        store.put(alice, [kept, gone])
+        store.put(bob, [gone])
+        store.put(alice, [], drop=[gone["event_id"], "ev-never-stored"])
+        assert store.get(alice, gone["event_id"]) is None and store.get(alice, kept["event_id"]) is not None
+        assert store.get(bob, gone["event_id"]) is not None
+
     def test_put_of_nothing_is_fine(self, store, alice):
         store.put(alice, [])
         assert store.count(alice, tier="all") == 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from datetime import datetime
 
 import numpy as np
@@ -99,12 +100,15 @@ class InMemoryEpisodeStore:
     def refresh(self) -> None:
         return None  # every write is visible at once here
 
-    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict] | None = None) -> None:
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict] | None = None,
+            drop: Sequence[str] = ()) -> None:
         for doc in docs:
             self.docs[episode_doc_id(scope, doc["event_id"])] = {
                 **clone(doc), "tenant": scope.tenant, "user_id": scope.user_id}
         for event_id, fields in (merges or {}).items():
             self.update(scope, event_id, fields)
+        for event_id in drop:
+            self.docs.pop(episode_doc_id(scope, event_id), None)
 
     def update(self, scope: Scope, event_id: str, fields: dict) -> None:
         doc = self._mine(scope, event_id)

@@ -7,11 +7,11 @@ import json
 import pytest
 
 from engram.domain import crypto
-from engram.errors import Conflict, PayloadTooLarge, Unprocessable, ValidationFailed
+from engram.errors import Conflict, PayloadTooLarge, StoreUnavailable, Unprocessable, ValidationFailed
 from engram.service.ingestion import INGEST_CHAIN, ingest, run_ingest
 from engram.service.memories import feedback
 from engram.service.profile import correct_profile_item, profile
-from engram.service.routing import event_id
+from engram.service.routing import EMBED_GROUP, event_id
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
 from tests.unit.support import T0, body, message, say, through_lambdas
@@ -301,3 +301,62 @@ def test_the_same_sensitive_fact_again_reinforces_one_edge(deps, consenting):
     say(deps, consenting, "I'm allergic to peanuts.", prefix="b", session="s2")
     [item] = deps.graph.items(consenting)
     assert item["message_ids"] == ["a-0", "b-0"]
+
+
+# -- a long batch: embedded and written group by group -----------------------------------------
+
+_TOPICS = ("The bus was late again", "Quantum dots glow under ultraviolet light", "Grandma knits scarves",
+           "Our router keeps dropping wifi", "Penguins huddle against the wind", "I repainted the fence blue",
+           "Tax forms are due in April", "The violin needs new strings", "Saturn has dozens of moons",
+           "My neighbour grows giant pumpkins", "Chess openings bore me", "The bakery sells rye bread",
+           "Volcanic soil is fertile", "Jazz trumpet solos at midnight", "The printer jammed twice",
+           "Kites need steady wind", "Sourdough starter smells sour", "The museum reopened on Monday",
+           "Glaciers carve deep valleys", "Our cat sleeps on the radiator")
+
+
+def long_batch(prefix: str, at=T0, **placed: str) -> dict:
+    """20 turns, with ``placed`` texts at the given positions (``p9="..."``)."""
+    texts = [placed.get(f"p{i}", f"{topic} ({prefix})") for i, topic in enumerate(_TOPICS)]
+    return body(*[message(t, f"{prefix}-{i}", at.replace(minute=i)) for i, t in enumerate(texts)], session=prefix)
+
+
+def test_a_repeat_in_a_later_group_of_a_long_batch_still_folds(deps, alice):
+    assert EMBED_GROUP < 10  # the repeat below is in the second group or later
+    first = run_ingest(deps, alice, body(message("Morning, how are you?", "a-0"),
+                                         message("I really enjoy long walks by the river.", "a-1"), session="a"))
+    target = first["extracted"][1]["memory_id"]
+    result = run_ingest(deps, alice, long_batch("b", at=T0.replace(hour=12), p8="Morning, how are you?",
+                                                p9="I really enjoy long walks by the river."))
+    assert result["extracted"][9]["memory_id"] == target
+    assert len({e["memory_id"] for e in result["extracted"]}) == 20
+    stored = {d["event_id"]: d for d in episodes(deps, alice)}
+    assert len(stored) == 2 + 19 and event_id(alice, "b-9") not in stored
+    assert stored[target]["message_ids"] == ["a-1", "b-9"] and stored[target]["merged_count"] == 2
+
+
+class FailingPut:
+    """The fake episode store, whose ``put`` fails on its ``nth`` call from now on."""
+
+    def __init__(self, inner, nth: int) -> None:
+        self.inner, self.calls, self.nth = inner, 0, nth
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def put(self, *args, **kwargs):
+        self.calls += 1
+        if self.calls == self.nth:
+            raise StoreUnavailable("episode store: injected")
+        return self.inner.put(*args, **kwargs)
+
+
+def test_a_group_that_fails_to_write_fails_the_request_and_the_retry_finishes_it(deps, alice):
+    request = long_batch("c")
+    broken = deps.with_(episodes=FailingPut(deps.episodes, nth=2))
+    with pytest.raises(StoreUnavailable):
+        run_ingest(broken, alice, request)
+    assert len(deps.turns.turns(alice)) == 20  # the turn log kept every turn
+    assert 0 < len(episodes(deps, alice)) < 20
+    again = run_ingest(deps, alice, request)
+    assert sorted(d["event_id"] for d in episodes(deps, alice)) == sorted(e["memory_id"] for e in again["extracted"])
+    assert len(episodes(deps, alice)) == 20

@@ -7,7 +7,7 @@ against both, so a fake cannot drift from the store it stands for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -66,8 +66,10 @@ class EpisodeStore(Protocol):
         """Make every write so far searchable now. Writes become searchable within the index's
         refresh interval by themselves; only tests and benchmarks that read at once call this."""
         ...
-    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict[str, Any]] | None = None) -> None:
-        """Index ``docs`` and apply ``merges`` (event id -> fields, as ``update``) in one request."""
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict[str, Any]] | None = None,
+            drop: Sequence[str] = ()) -> None:
+        """Index ``docs``, apply ``merges`` (event id -> fields, as ``update``) and delete the
+        ``drop`` events, in one request."""
         ...
     def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
         """The user's retrievable events, and how many of them hold each term: this user's own

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from opensearchpy import ConflictError as OSConflictError
@@ -105,10 +106,12 @@ class EpisodeStore:
             clauses.append({"bool": {"must_not": [{"term": {flag: True}} for flag in hidden]}})
         return clauses
 
-    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict] | None = None) -> None:
-        """Index events under their own ids (a retried ingest overwrites, never duplicates) and
-        apply ``merges`` (event id -> fields) to existing ones, in one bulk request."""
-        if not docs and not merges:
+    def put(self, scope: Scope, docs: list[EpisodeDoc], *, merges: dict[str, dict] | None = None,
+            drop: Sequence[str] = ()) -> None:
+        """Index events under their own ids (a retried ingest overwrites, never duplicates), apply
+        ``merges`` (event id -> fields) to existing ones and delete the ``drop`` ones, in one bulk
+        request."""
+        if not docs and not merges and not drop:
             return
         routing = episode_routing(scope)
         actions = [{"_op_type": "index", "_index": self.index, "_id": episode_doc_id(scope, d["event_id"]),
@@ -118,6 +121,8 @@ class EpisodeStore:
         actions += [{"_op_type": "update", "_index": self.index, "_id": episode_doc_id(scope, event_id),
                      "_routing": routing, "retry_on_conflict": 10, **_owned_update(scope, fields)}
                     for event_id, fields in merges.items()]
+        actions += [{"_op_type": "delete", "_index": self.index, "_id": episode_doc_id(scope, event_id),
+                     "_routing": routing} for event_id in drop]
         try:
             _, errors = helpers.bulk(self.client, actions, refresh=self._refresh, raise_on_error=False)
         except (OSConnectionError, ConnectionTimeout) as exc:
@@ -126,7 +131,7 @@ class EpisodeStore:
         retry = []
         for error in errors:
             op, item = next(iter(error.items()))
-            if op == "update" and item.get("status") == 404:
+            if op in ("update", "delete") and item.get("status") == 404:
                 continue  # the merge target is gone (deleted meanwhile): as update() does
             if op != "update" or item.get("status") != 409 or item.get("_id") not in by_id:
                 raise StoreUnavailable(f"episode store: bulk write failed: {item.get('error')}")

@@ -34,7 +34,13 @@ class OnnxEmbedder:
                 from tokenizers import Tokenizer
 
                 options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = os.cpu_count() or 1
+                # The CPUs this process may run on (a container's or a pinned process's share),
+                # not the machine's: more threads than CPUs only take turns.
+                options.intra_op_num_threads = len(os.sched_getaffinity(0)) or 1
+                # Idle threads sleep instead of spinning for the next batch: on a small machine
+                # (a Lambda's vCPUs, or this stack's 2 cores) the spin takes the CPU the store
+                # clients and servers need between two batches of one request.
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 self._session = onnxruntime.InferenceSession(str(self.path), options,
                                                              providers=["CPUExecutionProvider"])
                 tokenizer = Tokenizer.from_file(str(self.tokenizer_path))

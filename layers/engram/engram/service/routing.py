@@ -73,17 +73,16 @@ def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list, sealed_ids
     return out
 
 
-def _merge_similar(deps: Dependencies, scope: Scope,
-                   docs: list[dict]) -> tuple[list[dict], dict, dict, list[AuditEntry]]:
-    """Fold near-duplicates into the event they repeat (raising its confidence); returns the docs
-    still to index, where each merged doc went, the merged events' new fields (written with the
-    new docs, in one request) and the audit entries of the merges. Two docs of one batch that
-    repeat the same event both fold into it."""
-    with_vectors = [d for d in docs if "vector" in d]
-    hits = deps.episodes.nearest_of_type(scope, [(d["vector"], d["type"]) for d in with_vectors], 1)
+def _fold_duplicates(docs: list[dict], hits: list[list[dict]]) -> tuple[dict, dict, list[AuditEntry]]:
+    """Which of ``docs`` (each beside its nearest stored event of its type) repeat an event they
+    fold into (raising its confidence): where each folded doc went, the merged events' new fields
+    and the audit entries of the merges. Two docs of one batch that repeat the same event both
+    fold into it; a doc of the batch itself (already searchable when the index refreshes on
+    every write) is no target: nothing folds into a doc that may be folded away."""
     merged_into, merges, targets, audit = {}, {}, {}, []
-    for doc, found in zip(with_vectors, hits, strict=True):
-        if not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] == doc["event_id"]:
+    ours = {d["event_id"] for d in docs}
+    for doc, found in zip(docs, hits, strict=True):
+        if not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] in ours:
             continue
         target = targets.setdefault(found[0]["event_id"], found[0])
         merged_into[doc["event_id"]] = target["event_id"]
@@ -97,7 +96,7 @@ def _merge_similar(deps: Dependencies, scope: Scope,
                                 after["confidence"], {"confidence": target["confidence"]}, after))
         merges[target["event_id"]] = after
         targets[target["event_id"]] = {**target, **after}
-    return [d for d in docs if d["event_id"] not in merged_into], merged_into, merges, audit
+    return merged_into, merges, audit
 
 
 def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
@@ -106,8 +105,18 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
         return _write(batch, deps, state)
 
 
-# The writes of a batch that need no vector run here while the request's thread embeds.
-_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="ingest-writes")
+# The writes of a batch run here while the request's thread embeds: those that need no vector,
+# and each group of episodes as soon as it is embedded.
+_WRITES = ThreadPoolExecutor(max_workers=16, thread_name_prefix="ingest-writes")
+# Episodes are embedded this many at a time: a group's duplicate check and bulk write run while
+# the next group is embedded, so a request waits for the embedder and for one small group's writes.
+EMBED_GROUP = 8
+
+
+def _beside(fn, *args):
+    """``fn(*args)`` on the write pool, in a copy of this thread's context (one copy per task: a
+    context cannot be entered by two threads at once)."""
+    return _WRITES.submit(contextvars.copy_context().run, fn, *args)
 
 
 def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
@@ -129,7 +138,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     # The turn log holds the batch: the rest runs at once, the episodes (embed, merge, one bulk
     # request, cap) on this thread and working memory, tasks and the graph beside it. Both are
     # done before the lease ends (the finally below waits for the other side whatever happens).
-    beside = _BESIDE.submit(contextvars.copy_context().run, _write_beside, batch, deps, state, ref, items)
+    beside = _beside(_write_beside, batch, deps, state, ref, items)
     try:
         extracted, audit = _write_episodes(batch, deps, child, context, items, new_ids)
     finally:
@@ -150,19 +159,8 @@ def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, cont
     stored = {d["event_id"] for d in docs if d["message_ids"][0] not in new_ids
               and deps.episodes.get(scope, d["event_id"]) is not None}
     fresh = [d for d in docs if d["event_id"] not in stored]
-    if not child:
-        # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
-        texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in fresh]
-        for doc, vector in zip(fresh, deps.embedder.embed(texts), strict=True):
-            doc["vector"] = vector
-    to_index, merged_into, merges, audit = _merge_similar(deps, scope, fresh)
-    deps.episodes.put(scope, [seal_episode(deps.keys, scope, d) if d["sensitive"] else d for d in to_index],
-                      merges=merges)
-    if deps.settings.episode_refresh == "false":
-        # Searchable at the next refresh; until then a recall reads them by id. A sealed event's
-        # vector stays in the index alone.
-        deps.sessions.note_fresh(scope, [(d["event_id"], None if d["sensitive"] else d.get("vector"))
-                                         for d in to_index])
+    merged_into, merges, audit = _index_in_groups(deps, scope, fresh, embed=not child)
+    to_index = [d for d in fresh if d["event_id"] not in merged_into]
     extracted = [{"memory_id": merged_into.get(doc["event_id"], doc["event_id"]), "kind": "episode",
                   "type": doc["type"], "summary": doc["summary"], "confidence": doc["confidence"], "tags": doc["tags"]}
                  for doc in docs]
@@ -172,6 +170,45 @@ def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, cont
     for evicted in deps.episodes.evict_over_cap(scope, deps.settings.episodes_per_user):
         audit.append(AuditEntry("system", "evict", "episodes", evicted, "system", None, None, {"evicted": True}))
     return extracted, audit
+
+
+def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
+                     embed: bool) -> tuple[dict, dict, list[AuditEntry]]:
+    """Embed ``docs`` group by group; each group is indexed at once (and, with a vector, checked
+    for the events it repeats) while the next is embedded. The repeats found are then folded in
+    one more bulk request: their docs deleted, their targets merged. A crash before the fold
+    leaves the repeat as an event of its own: a duplicate, never a lost memory."""
+    pending, checked = [], []
+    try:
+        for start in range(0, len(docs), EMBED_GROUP if embed else max(len(docs), 1)):
+            group = docs[start:start + EMBED_GROUP] if embed else docs
+            if embed:
+                # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
+                texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in group]
+                for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
+                    doc["vector"] = vector
+                checked.append((group, _beside(deps.episodes.nearest_of_type, scope,
+                                               [(d["vector"], d["type"]) for d in group], 1)))
+            pending.append(_beside(_put_group, deps, scope, group))
+    finally:  # nothing of this request is left running when it answers, whatever happened
+        futures.wait(pending + [found for _, found in checked])
+    for written in pending:
+        written.result()
+    docs_checked = [d for group, _ in checked for d in group]
+    hits = [hit for _, found in checked for hit in found.result()]
+    merged_into, merges, audit = _fold_duplicates(docs_checked, hits)
+    if merged_into:
+        deps.episodes.put(scope, [], merges=merges, drop=list(merged_into))
+    return merged_into, merges, audit
+
+
+def _put_group(deps: Dependencies, scope: Scope, group: list[dict]) -> None:
+    deps.episodes.put(scope, [seal_episode(deps.keys, scope, d) if d["sensitive"] else d for d in group])
+    if deps.settings.episode_refresh == "false":
+        # Searchable at the next refresh; until then a recall reads them by id. A sealed event's
+        # vector stays in the index alone. (A doc folded away later is simply not found.)
+        deps.sessions.note_fresh(scope, [(d["event_id"], None if d["sensitive"] else d.get("vector"))
+                                         for d in group])
 
 
 def _write_beside(batch: ExtractedBatch, deps: Dependencies, state: UserState, ref: SessionRef,
