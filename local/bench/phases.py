@@ -73,7 +73,8 @@ def print_breakdown(tally: Tally, total_s: float, requests: int, top: int = 25) 
 
 # How each local server's processes are told apart (the start of the command line, or a class).
 _SERVERS = (("opensearch", "org.opensearch.bootstrap.OpenSearch"), ("neo4j", "engram.local.EngramNeo4j"),
-            ("postgres", "postgres"), ("redis", "redis-server"), ("localstack", "localstack.runtime.main"))
+            ("postgres", "postgres"), ("redis", "redis-server"), ("localstack", "localstack.runtime.main"),
+            ("lambda functions", "engram_lambda_executor/worker.py"))
 
 
 def server_pids() -> dict[int, str]:
@@ -85,9 +86,9 @@ def server_pids() -> dict[int, str]:
                 command = f.read().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        name = next((n for n, marker in _SERVERS
-                     if command.startswith(marker) or command.split(" ", 1)[0].endswith("/" + marker)
-                     or f" {marker} " in f" {command}"), None)
+        words = command.split()
+        name = next((n for n, marker in _SERVERS if command.startswith(marker)
+                     or any(w == marker or w.endswith("/" + marker) for w in words)), None)
         if name is not None:
             pids[int(pid)] = name
     return pids
@@ -124,7 +125,7 @@ def stores_pinned(cpus: set[int]):
             with contextlib.suppress(OSError):
                 os.sched_setaffinity(int(tid), where)
 
-    servers = list(server_pids())
+    servers = [pid for pid, name in server_pids().items() if name != "lambda functions"]
     try:
         for pid in servers:
             pin(pid, cpus)

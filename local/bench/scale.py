@@ -1,14 +1,19 @@
 """Recall at scale: many users with a full episodic memory each, several concurrent clients.
 
     python -m local.bench.scale --users 1000 --events 200 --clients 4 --queries 400 [--json OUT]
-                                [--keep-index] [--peer mem0 | --peer PEER.json]
+                                [--keep-index] [--peer mem0 | --peer PEER.json] [--api-url URL]
 
 Events are generated (``local.bench.corpus``) and bulk-loaded with real embeddings of their text
 (a pool of distinct texts is embedded once and reused) into an index of their own, made by the
 migration's code with the configured layout (``<alias>-bench-<run>``, deleted afterwards unless
 ``--keep-index``), so the bytes per event are this run's alone. Recall then runs through the
 service as the API does; the floor is the same questions, as many clients at once, each one query
-embedding plus one filtered k-NN query (what no recall can go below).
+embedding plus one filtered k-NN query (what no recall can go below). Both are measured twice:
+right after the load, and once the index has settled (merged to one segment, as ``sizes`` leaves
+it). CPU seconds by process are printed for each pass (``local.bench.phases.print_cpu``).
+``--api-url`` asks through the API Gateway instead (target p95 <= 2x the floor): the events then
+go into the deployed alias under a fresh tenant (deleted afterwards), "settled" means no merge is
+running, and no bytes per event are printed (the index is shared).
 ``--peer mem0`` loads the same users' texts into mem0 open source (``local.bench.peer``: ``infer=False``,
 local Qdrant, the same model; it embeds one text at a time, about 80 a second here, so keep the
 size small) and asks it the same questions with as many concurrent clients.
@@ -39,8 +44,9 @@ from engram.domain.model import Scope
 from engram.service.recall import RecallRequest, recall
 from engram.service.routing import event_id
 
-from . import corpus, layers_scale, peer, use_local_stack
+from . import bench_tenant, corpus, layers_scale, peer, use_local_stack
 from .locomo import knn_floor
+from .phases import print_cpu, server_cpu_seconds
 
 
 def assignments(users: int, events: int, pool_size: int):
@@ -110,10 +116,25 @@ def main(argv: list[str] | None = None) -> int:
     layers_scale.add_arguments(parser, default_users=0, default_rows=0)
     parser.add_argument("--peer", metavar="mem0|FILE",
                         help="mem0: measure mem0 on the same events and questions in this run; FILE: a peer's figures")
+    parser.add_argument("--api-url", help="ask through this API (API Gateway on LocalStack): the events then go "
+                                          "into the deployed alias under a fresh tenant, deleted afterwards")
     args = parser.parse_args(argv)
     use_local_stack()
     run = uuid.uuid4().hex[:6]
     settings = get_settings()
+    if args.api_url:
+        import httpx
+
+        deps = build(settings)
+        tenant, key = bench_tenant(deps)
+        deps.embedder.warm_up()
+        http = httpx.Client(base_url=args.api_url.rstrip("/"), timeout=60, headers={"Authorization": f"Bearer {key}"},
+                            limits=httpx.Limits(max_connections=args.clients))
+        try:
+            return _run(deps, tenant, args, http)
+        finally:
+            for u in range(args.users):
+                deps.episodes.delete_user(Scope(tenant, f"scale-{u}"))
     deps = build(settings.model_copy(update={"episode_index": f"{settings.episode_index}-bench-{run}"}))
     tenant = f"scale-{run}"
     deps.embedder.warm_up()
@@ -157,19 +178,45 @@ def _concurrently(clients: int, work, items: list) -> tuple[list, float]:
     return results, time.perf_counter() - started
 
 
-def _run(deps: Dependencies, tenant: str, args: argparse.Namespace) -> int:
-    load_s = load(deps, tenant, args.users, args.events, args.pool)
-    events = args.users * args.events
-    print(f"loaded {events} events for {args.users} users in {load_s:.1f} s into {deps.settings.episode_index} "
-          f"({deps.settings.episode_shards} shard(s), {deps.settings.episode_replicas} replica(s))")
-    questions = [t["content"] for t in corpus.turns(args.queries, seed=29)]
+def _asker(deps: Dependencies, tenant: str, args: argparse.Namespace, http):
+    """One recall, in-process as the API runs it or through ``http`` (the API Gateway): its
+    milliseconds and its answer. Users are drawn from a seeded stream."""
     rng = random.Random(5)
 
     def ask(question: str) -> tuple[float, dict]:
+        user = f"scale-{rng.randrange(args.users)}"
         start = time.perf_counter()
-        request = RecallRequest.parse(Scope(tenant, f"scale-{rng.randrange(args.users)}"), question, 10)
-        answer = recall(deps, request)
+        if http is None:
+            answer = recall(deps, RecallRequest.parse(Scope(tenant, user), question, 10))
+        else:
+            response = http.post(f"/v1/users/{user}/recall", json={"query": question, "k": 10})
+            if response.status_code != 200:
+                raise SystemExit(f"recall failed: {response.status_code} {response.text[:300]}")
+            answer = response.json()
         return (time.perf_counter() - start) * 1000, answer
+
+    return ask
+
+
+def _refused(http, args: argparse.Namespace):
+    """A recall the function refuses before any work (a wrong key, 401): what the API Gateway and
+    the Lambda invoke cost by themselves, in ms."""
+    def refused(question: str) -> float:
+        start = time.perf_counter()
+        response = http.post("/v1/users/scale-0/recall", json={"query": question, "k": 10},
+                             headers={"Authorization": "Bearer wrong-key"})
+        if response.status_code != 401:
+            raise SystemExit(f"expected 401 for a wrong key, got {response.status_code}")
+        return (time.perf_counter() - start) * 1000
+
+    return refused
+
+
+def measure_recall(deps: Dependencies, tenant: str, args: argparse.Namespace, questions: list[str], when: str,
+                   http=None) -> dict:
+    """Every question with ``args.clients`` concurrent clients, then the floor's the same way."""
+    ask = _asker(deps, tenant, args, http)
+    rng = random.Random(7)
 
     def floor(question: str) -> float:
         start = time.perf_counter()
@@ -177,30 +224,71 @@ def _run(deps: Dependencies, tenant: str, args: argparse.Namespace) -> int:
         knn_floor(deps, Scope(tenant, f"scale-{rng.randrange(args.users)}"), vector, 10)
         return (time.perf_counter() - start) * 1000
 
-    ask("warm-up")
+    _concurrently(args.clients, ask, ["warm-up"] * 2 * args.clients)  # every client's function instance warm
     floor("warm-up")
+    cpu_before, ours_before = server_cpu_seconds(), time.process_time()
     results, wall = _concurrently(args.clients, ask, questions)
+    cpu_after, ours_s = server_cpu_seconds(), time.process_time() - ours_before
     floors, _ = _concurrently(args.clients, floor, questions)
+    gateway = _concurrently(args.clients, _refused(http, args), questions)[0] if http is not None else None
     e2e = [r[0] for r in results]
-    print(f"{args.queries} recalls with {args.clients} concurrent clients in {wall:.1f} s "
-          f"({args.queries / wall:.1f} recalls/s)")
+    via = f"through {args.api_url}" if http is not None else "in-process"
+    print(f"{when}: {len(questions)} recalls {via} with {args.clients} concurrent clients in {wall:.1f} s "
+          f"({len(questions) / wall:.1f} recalls/s)")
     p50, p95, floor_p95 = percentile(e2e, 0.5), percentile(e2e, 0.95), percentile(floors, 0.95)
-    print(f"end to end ms: p50 {p50}  p95 {p95}; floor (query embedding + one k-NN query): "
-          f"p50 {percentile(floors, 0.5)}  p95 {floor_p95}; p95 ratio to floor {p95 / floor_p95:.2f}")
+    target = 2.0 if http is not None else 1.5
+    print(f"  end to end ms: p50 {p50}  p95 {p95}; floor (query embedding + one k-NN query): "
+          f"p50 {percentile(floors, 0.5)}  p95 {floor_p95}; p95 ratio to floor {p95 / floor_p95:.2f} "
+          f"(target <= {target})")
+    if gateway:
+        print(f"  the gateway's own round trip (the same requests with a wrong key: refused by the function at "
+              f"once): p50 {percentile(gateway, 0.5)}  p95 {percentile(gateway, 0.95)}")
     for step in ("session", "tasks", "profile", "episodes", "fuse"):
-        values = [r[1]["timings_ms"][step] for r in results]
-        print(f"  {step:<9} p50 {percentile(values, 0.5):>8}  p95 {percentile(values, 0.95):>8}")
+        values = [r[1]["timings_ms"][step] for r in results if step in r[1].get("timings_ms", {})]
+        if values:
+            print(f"  {step:<9} p50 {percentile(values, 0.5):>8}  p95 {percentile(values, 0.95):>8}")
     degraded = statistics.fmean([bool(r[1]["degraded"]) for r in results])
-    print(f"degraded answers: {degraded:.1%}")
-    store = sizes(deps, events)
-    print(f"store: {store['events']} events, {store['opensearch_bytes'] / 2**20:.1f} MiB in OpenSearch, "
-          f"{store['opensearch_bytes_per_event']} bytes per event (target <= 4096 at 384 dimensions); {store}")
-    peer_figures = run_mem0(args, questions, p50, p95) if peer.measured(args.peer) else peer.from_file(args.peer)
+    print(f"  degraded answers: {degraded:.1%} (target <= 1 %)")
+    cpu = print_cpu(cpu_before, cpu_after, ours_s, wall, len(questions), "recall")
+    return {"clients": args.clients, "queries": len(questions), "p50_ms": p50, "p95_ms": p95,
+            "floor_p95_ms": floor_p95, "ratio_to_floor": round(p95 / floor_p95, 3),
+            "degraded_fraction": round(degraded, 4), "via": args.api_url or "in-process", "cpu_s": cpu,
+            **({"gateway_p50_ms": percentile(gateway, 0.5), "gateway_p95_ms": percentile(gateway, 0.95)}
+               if gateway else {})}
+
+
+def settle(deps: Dependencies) -> float:
+    """Wait until the episode index has no merge running (what a loaded index settles to without
+    being forced); seconds waited."""
+    started = time.perf_counter()
+    client, index = deps.clients.opensearch, deps.settings.episode_index
+    client.indices.refresh(index=index)
+    while client.indices.stats(index=index, metric="merge")["_all"]["total"]["merges"]["current"]:
+        time.sleep(1)
+    return time.perf_counter() - started
+
+
+def _run(deps: Dependencies, tenant: str, args: argparse.Namespace, http=None) -> int:
+    load_s = load(deps, tenant, args.users, args.events, args.pool)
+    events = args.users * args.events
+    print(f"loaded {events} events for {args.users} users in {load_s:.1f} s into {deps.settings.episode_index} "
+          f"({deps.settings.episode_shards} shard(s), {deps.settings.episode_replicas} replica(s))")
+    questions = [t["content"] for t in corpus.turns(args.queries, seed=29)]
+    first = measure_recall(deps, tenant, args, questions, "right after the load", http)
+    if http is None:  # this run's own index: its size, merged to what it settles to
+        store = sizes(deps, events)
+        print(f"store: {store['events']} events, {store['opensearch_bytes'] / 2**20:.1f} MiB in OpenSearch, "
+              f"{store['opensearch_bytes_per_event']} bytes per event (target <= 4096 at 384 dimensions); {store}")
+        when = "settled (merged to one segment)"
+    else:  # the shared index: no bytes of this run's own, and no forced merge of everyone's data
+        store = {}
+        when = f"settled (no merge running after {settle(deps):.0f} s)"
+    settled = measure_recall(deps, tenant, args, questions, when, http)
+    peer_figures = run_mem0(args, questions, first["p50_ms"], first["p95_ms"]) if peer.measured(args.peer) \
+        else peer.from_file(args.peer)
     layers = layers_scale.run_from_args(deps, args) if args.graph_users or args.drop_layers else None
     if args.json:
-        out = {"recall": {"clients": args.clients, "queries": args.queries, "p50_ms": p50, "p95_ms": p95,
-                          "floor_p95_ms": floor_p95, "ratio_to_floor": round(p95 / floor_p95, 3),
-                          "degraded_fraction": round(degraded, 4)},
+        out = {"recall": first, "recall_settled": settled,
                "store": {**store, "users": args.users, "events_per_user": args.events,
                          "shards": deps.settings.episode_shards, "replicas": deps.settings.episode_replicas},
                "peer": peer_figures, "layers": layers}
