@@ -21,7 +21,7 @@ import statistics
 
 from engram.bootstrap import Dependencies
 from engram.domain.cues import names_in
-from engram.domain.fusion import HYBRID, fuse, record_strength
+from engram.domain.fusion import HYBRID, counted_records, fuse, record_strength
 from engram.domain.lexical import lexical_overlap
 from engram.domain.model import Scope
 from engram.domain.query import content_terms
@@ -83,16 +83,18 @@ def never_said(conv: dict, conv_text: str, others: list[dict],
 
 
 def raw_items(deps: Dependencies, scope: Scope, query: str, now: str, k: int):
-    """The fused top-k as the plan would give it with guard and floor off, and the intent."""
+    """The fused top-k as the plan would give it with guard and floor off, the intent, and the
+    events heard to be about a topic mostly never said (None: no such check applied)."""
     request = RecallRequest.parse(scope, query, k, now)
     ctx = RAW.context(request, {})
-    found = {step.layer: step.read(deps, ctx, {}).items for step in RAW.parallel}
-    return fuse(found, RAW.recipe, 50), ctx.intent
+    results = {step.layer: step.read(deps, ctx, {}) for step in RAW.parallel}
+    heard = results["episode"].fields.get("heard") if "episode" in results else None
+    return fuse({layer: r.items for layer, r in results.items()}, RAW.recipe, 50), ctx.intent, heard
 
 
-def strength(items, intent, floor: float, k: int) -> float:
+def strength(items, intent, floor: float, k: int, heard=None) -> float:
     kept = [i for i in items if i.layer != "episode" or i.relevance >= floor][:k]
-    return record_strength(kept, intent.names)
+    return record_strength(counted_records(kept, None if heard is None else set(heard)), intent.names)
 
 
 def guard_sweep(answerable: list[float], absent: list[float]) -> list[dict]:

@@ -271,12 +271,12 @@ def ask_guarded(deps: Dependencies, client: Client, scope: Scope, user: str, que
                 evidence: list[str]) -> dict:
     """One guard question through the API, and the best relevance a record showed (in-process)."""
     answer = client.post(f"/v1/users/{user}/recall", {"query": query, "k": k, "now": now.isoformat()})
-    items, intent = g.raw_items(deps, scope, query, now.isoformat(), 50)
+    items, intent, heard = g.raw_items(deps, scope, query, now.isoformat(), k)  # k: the heard check reads the top k
     found = set(distinct_ids(answer["items"])[:k]) & set(evidence)
     return {"query": query, "no_record": answer["no_record"], "memory_dependent": answer["memory_dependent"],
             "unavailable": bool(answer.get("memory_unavailable")),
             "recall": len(found) / len(evidence) if evidence else 0.0,
-            "strength": g.strength(items, intent, HYBRID.relevance_floor, k)}
+            "strength": g.strength(items, intent, HYBRID.relevance_floor, k, heard)}
 
 
 def _share(flags: list[bool]) -> float:

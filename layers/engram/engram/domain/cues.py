@@ -77,7 +77,10 @@ _NAME = re.compile(r"\b[A-Z][a-z][A-Za-z-]+")
 _OPENING = re.compile(r"(?:^|[.!?:;\"“]\s*)$")
 _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february",
               "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
-              "remember", "last", "what", "when", "where", "which", "who", "how", "did", "do", "does", "the"}
+              "remember", "last", "what", "when", "where", "which", "who", "how", "did", "do", "does", "the",
+              # Abbreviated ("on Aug 15th"): a date too, not someone an event must mention.
+              "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue",
+              "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
 
 
 def is_memory_question(query: str) -> bool:

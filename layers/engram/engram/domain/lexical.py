@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .query import content_terms
 
@@ -115,26 +116,70 @@ def lexical_overlap(terms: Iterable[str], text: str) -> float:
 def background_names(names: Sequence[str], df: Mapping[str, int], docs: int) -> frozenset[str]:
     """The names in most of the user's events: their own, a partner's. A record must mention one of
     the *other* names a question asks about, when it asks about any."""
-    return frozenset(n for n in names if docs and df.get(n, 0) / docs >= BACKGROUND_SHARE)
+    def counted(name: str) -> int:  # "Gina's kids" counts the term "gina's", not "gina"
+        return max(df.get(name, 0), df.get(f"{name}'s", 0), df.get(f"{name}'", 0))
+
+    return frozenset(n for n in names if docs and counted(n) / docs >= BACKGROUND_SHARE)
 
 
 # When a question asks, not what about: a date's words are in no event's text.
 _TIME_WORDS = frozenset(
     "january february march april may june july august september october november december monday tuesday "
     "wednesday thursday friday saturday sunday today yesterday tomorrow week weeks month months year years day "
-    "days weekend morning evening night recently".split())
+    "days weekend morning evening night recently jan feb mar apr jun jul aug sep sept oct nov dec".split())
 
 
-def topic_unsaid(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int],
-                 texts: Iterable[str]) -> bool:
-    """Whether the user never said a word of what the question is about: every term that is not a
-    name or a time is in none of their events (``df``), nor in any event found for the question
-    (sealed ones are counted by their keyed tokens only, and read here once revealed). A paraphrase
-    ("flying" for "flight") can still be a record, so this raises the bar, it does not decide."""
+def _plain(term: str) -> str:
+    return term.removesuffix("'s").removesuffix("'")
+
+
+@dataclass(frozen=True)
+class TopicWords:
+    """A question's topic terms (names, digits, times and lone Chinese characters aside), split by
+    whether the user ever said them; ``times`` are its time words, which no topic is made of but
+    which an event may name ("Where am I going in October?")."""
+
+    said: tuple[str, ...] = ()
+    unsaid: tuple[str, ...] = ()
+    unsaid_share: float = 0.0  # the unsaid terms' share of the topic's weight (the user's rarity)
+    times: tuple[str, ...] = ()
+
+    @property
+    def all_unsaid(self) -> bool:
+        return bool(self.unsaid) and not self.said
+
+    def mostly_unsaid(self, share: float) -> bool:
+        """Whether most of what is asked was never said, in words a cosine can be read for (with
+        MiniLM a Chinese cosine says nothing, so Chinese terms are left to the thresholds)."""
+        return bool(self.unsaid) and self.unsaid_share >= share and not any(is_cjk(t) for t in self.unsaid)
+
+    def said_in(self, text: str) -> bool:
+        """Whether ``text`` holds a topic word the user said, or a time the question names."""
+        words = _words(text)
+        return any(term_frequency(t, text, words) for t in self.said + self.times)
+
+    def plain_unsaid(self) -> list[str]:
+        """The unsaid terms as words of their own ("grandma" of "grandma's"), to be embedded alone."""
+        return list(dict.fromkeys(_plain(t) for t in self.unsaid))
+
+
+def topic_words(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int], docs: int,
+                texts: Iterable[str]) -> TopicWords:
+    """What the question is about, split by what the user said: a term is said when one of their
+    events holds it (``df``) or one found for the question does (sealed ones are counted by their
+    keyed tokens only, and read here once revealed). A topic all unsaid can still have a record
+    (a paraphrase: "flying" for "flight"), so this raises the bar (``fusion.RecallRecipe``), it
+    does not decide."""
     # A lone Chinese character (上 of 上的大学) is in words of every kind (上海): it tells nothing.
-    topic = [t for t in terms if t.removesuffix("'s").removesuffix("'") not in names and not t.isdigit()
+    topic = [t for t in terms if _plain(t) not in names and not t.isdigit()
              and t not in _TIME_WORDS and not (is_cjk(t) and len(t) == 1)]
-    if not topic or any(df.get(t, 0) for t in topic):
-        return False
     found = list(texts)
-    return not any(term_frequency(t, text) for t in topic for text in found)
+    said, unsaid = [], []
+    for term in topic:
+        heard = df.get(term, 0) > 0 or any(term_frequency(term, text) for text in found)
+        (said if heard else unsaid).append(term)
+    weight = weights(topic, df, docs)
+    total = sum(weight.values())
+    share = sum(weight[t] for t in unsaid) / total if total > 0 else 0.0
+    return TopicWords(tuple(said), tuple(unsaid), round(share, 4), tuple(t for t in terms if t in _TIME_WORDS))
+

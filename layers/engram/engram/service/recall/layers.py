@@ -4,6 +4,7 @@ out. ``plan.RECALL_PLAN`` names them, orders them and gives them deadlines; a ru
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -17,18 +18,21 @@ from ...domain.fusion import (
     RRF_K,
     RecallItem,
     RecallRecipe,
+    best_cosine,
     calibrated_cosine,
     convex_scores,
     reciprocal_rank_fusion,
+    record_candidates,
 )
 from ...domain.lexical import (
+    TopicWords,
     background_names,
     bm25,
     evidence_weights,
     lexical_overlap,
     query_terms,
     term_frequency,
-    topic_unsaid,
+    topic_words,
     weighted_overlap,
     weights,
 )
@@ -186,7 +190,9 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
     if signals is not None:
-        signals["topic_unsaid"] = topic_unsaid(terms, intent.names, df, texts.values())
+        words = topic_words(terms, intent.names, df, user_docs, texts.values())
+        signals["topic_unsaid"] = words.all_unsaid
+        signals["topic_words"] = dataclasses.asdict(words)  # crosses a Lambda boundary as JSON
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     items = []
     for event_id, doc in docs.items():
@@ -218,6 +224,28 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
                         "device_id": doc.get("device_id"), "ts": doc["ts"]},
             extra={"tags": doc.get("tags", [])}))
     return sorted(items, key=lambda i: i.score, reverse=True)
+
+
+def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, items: list[RecallItem],
+                 topic: dict) -> list[str] | None:
+    """For a memory question whose topic was mostly never said (``TopicWords.mostly_unsaid``), the
+    events among ``items`` (the answer's top ones) that are about it all the same: one holding a
+    word of it the user did say or a time it names, else one close to an unsaid word embedded
+    alone (the few most relevant candidates, in one batch each side). None: no check applies.
+    The guard counts no other event as a record (``fusion.counted_records``)."""
+    words = TopicWords(**{k: tuple(v) if isinstance(v, list) else v for k, v in topic.items()})
+    if not words.mostly_unsaid(recipe.unheard_share):
+        return None
+    threshold = recipe.record_threshold(words.all_unsaid)
+    candidates = record_candidates(items, threshold, intent.names, recipe.unheard_checked)
+    heard = [i.memory_id for i in candidates if words.said_in(i.text)]
+    if heard or not candidates:
+        return heard  # one is enough for the guard: no embedding
+    vectors = deps.embedder.embed_query(words.plain_unsaid())
+    texts = deps.embedder.embed([i.text for i in candidates])
+    unrelated = deps.embedder.unrelated_cosine
+    return [i.memory_id for i, text in zip(candidates, texts, strict=True)
+            if best_cosine(vectors, text, unrelated) >= recipe.unheard_closeness]
 
 
 def read_originals(deps: Dependencies, scope: Scope, hits: list[RecallItem]) -> list[RecallItem]:

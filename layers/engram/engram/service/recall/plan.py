@@ -21,6 +21,7 @@ from ...domain.fusion import (
     RecallItem,
     RecallRecipe,
     context_block,
+    counted_records,
     fuse,
     has_record,
     unavailable_block,
@@ -142,6 +143,12 @@ def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResu
     timings: dict = {}
     signals: dict = {}
     items = layers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
+    if ctx.intent.memory_dependent and "topic_words" in signals:  # only the guard needs it
+        started = time.perf_counter()
+        heard = layers.heard_events(deps, ctx.intent, ctx.recipe, items[:ctx.request.k], signals["topic_words"])
+        if heard is not None:
+            signals["heard"] = heard
+            timings["hear"] = (time.perf_counter() - started) * 1000
     return StepResult("episodes", items, fields=signals,
                       timings={f"episodes_{k}": round(v, 2) for k, v in timings.items()})
 
@@ -191,9 +198,11 @@ class RecallPlan:
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
         items = fuse(layers_, self.recipe, ctx.request.k)
         intent = ctx.intent
-        unsaid = bool(by_step["episodes"].fields.get("topic_unsaid")) if "episodes" in by_step else False
-        found = bool(items) and (not intent.memory_dependent or
-                                 has_record(items, self.recipe.record_threshold(unsaid), intent.names))
+        signals = by_step["episodes"].fields if "episodes" in by_step else {}
+        unsaid = bool(signals.get("topic_unsaid"))
+        heard = set(signals["heard"]) if "heard" in signals else None
+        found = bool(items) and (not intent.memory_dependent or has_record(
+            counted_records(items, heard), self.recipe.record_threshold(unsaid), intent.names))
         if not found:
             items = []  # never pad an answer with weak matches
         degraded = [s.name for s in self.steps() if s.name in by_step and by_step[s.name].degraded]
