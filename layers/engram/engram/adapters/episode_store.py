@@ -235,18 +235,21 @@ class EpisodeStore:
 
     def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
         """How many of the user's retrievable events there are, and how many hold each term (a
-        Chinese bigram as a phrase of its two characters), in one round trip."""
-        header = {"index": self.index, "routing": episode_routing(scope)}
-        filters = self.scope_filter(scope)
-
-        def counting(extra: list[dict]) -> dict:
-            return {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": filters + extra}}}
-
-        lines: list[dict] = [header, counting([])]
-        for term in terms:
-            lines += [header, counting([{"match_phrase" if is_cjk(term) else "match": {"text": term}}])]
-        totals = [int(response["hits"]["total"]["value"]) for response in self._responses(lines, None)]
-        return totals[0], dict(zip(terms, totals[1:], strict=True))
+        Chinese bigram as a phrase of its two characters), in one search: a ``filters``
+        aggregation over the user's events, one bucket per term."""
+        buckets = {f"t{i}": {"match_phrase" if is_cjk(term) else "match": {"text": term}}
+                   for i, term in enumerate(terms)}
+        body: dict = {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": self.scope_filter(scope)}}}
+        if buckets:
+            body["aggs"] = {"df": {"filters": {"filters": buckets}}}
+        try:
+            result = self.client.search(index=self.index, routing=episode_routing(scope), body=body,
+                                        request_timeout=10)
+        except (OSConnectionError, ConnectionTimeout) as exc:
+            raise _unavailable(exc) from exc
+        counts = result["aggregations"]["df"]["buckets"] if buckets else {}
+        return (int(result["hits"]["total"]["value"]),
+                {term: int(counts[f"t{i}"]["doc_count"]) for i, term in enumerate(terms)})
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}

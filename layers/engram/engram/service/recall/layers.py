@@ -45,8 +45,8 @@ from ..privacy import reveal_episode, reveal_items, reveal_turn
 
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
 COLD_TIER_FACTOR = 0.9
-# The user's term counts are read beside the query's embedding (one thread a concurrent recall).
-_BESIDE = ThreadPoolExecutor(max_workers=8, thread_name_prefix="recall-terms")
+# The user's term counts, fresh list and key are read beside the query's embedding.
+_BESIDE = ThreadPoolExecutor(max_workers=12, thread_name_prefix="recall-beside")
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
 
@@ -141,6 +141,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     counting = (_BESIDE.submit(contextvars.copy_context().run, deps.episodes.term_counts, scope, list(terms))
                 if terms else None)  # nothing to weigh: no round trip
     fresh = _BESIDE.submit(contextvars.copy_context().run, _fresh_events, deps, scope)
+    # Sealed (sensitive) events are found lexically by their keyed term tokens only: the user's
+    # key is read (or found absent) beside the embedding too.
+    blinding = _BESIDE.submit(contextvars.copy_context().run, deps.keys.blind_terms, scope, index_terms(topic),
+                              create=False)
     # A name said all over the user's memory (their own) is who is talking, not what is asked;
     # in a short question it outweighs the topic and finds "See you, Nate!". A question that names
     # anyone is embedded once the counts say whose names those are (one embedding, not two: under
@@ -155,10 +159,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     user_docs, df = counting.result() if counting is not None else (0, {})
     background = background_names(intent.names, df, user_docs)
     t1 = time.perf_counter()
-    # Sealed (sensitive) events are found lexically by their keyed term tokens only.
-    blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
     knn, lexical = deps.episodes.hybrid(scope, vector, lexical_text(topic), recipe.candidates,
-                                            lexical_size=recipe.lexical_candidates, blind=blind)
+                                        lexical_size=recipe.lexical_candidates, blind=blinding.result())
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
