@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from psycopg import sql
 from psycopg.rows import dict_row
 
 from ..domain.model import Scope, Turn
 from .clients import Clients
+
+_APPEND = (
+    "INSERT INTO turn_log (tenant, user_id, session_id, device_id, message_id, role, content, content_sha256, "
+    "truncated, client_ts) SELECT %s, %s, %s, %s, m, r, c, h, t, ts FROM unnest(%s::text[], %s::text[], "
+    "%s::text[], %s::text[], %s::boolean[], %s::timestamptz[]) AS batch(m, r, c, h, t, ts) "
+    "ON CONFLICT DO NOTHING RETURNING message_id")
 
 
 class TurnLog:
@@ -18,15 +23,13 @@ class TurnLog:
         """Insert turns; returns the ids that were new (a retried message is not written twice)."""
         if not turns:
             return set()
-        rows = [(scope.tenant, scope.user_id, session_id, device_id, t.message_id, t.role.value,
-                 t.content if keep_content else None, t.raw_sha256, t.truncated, t.client_ts) for t in turns]
-        # One statement for the batch: one round trip however many turns a request brings.
-        values = sql.SQL(", ").join([sql.SQL("(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)")] * len(rows))
+        # One statement for the batch, its text the same whatever the batch's size (one column
+        # array each): one round trip, and a query psycopg has converted before.
+        columns = ([t.message_id for t in turns], [t.role.value for t in turns],
+                   [t.content if keep_content else None for t in turns], [t.raw_sha256 for t in turns],
+                   [t.truncated for t in turns], [t.client_ts for t in turns])
         with self._clients.pg() as conn, conn.cursor() as cur:
-            cur.execute(sql.SQL(
-                "INSERT INTO turn_log (tenant, user_id, session_id, device_id, message_id, role, content, "
-                "content_sha256, truncated, client_ts) VALUES {} ON CONFLICT DO NOTHING RETURNING message_id"
-            ).format(values), [v for row in rows for v in row])
+            cur.execute(_APPEND, [scope.tenant, scope.user_id, session_id, device_id, *columns])
             return {row[0] for row in cur.fetchall()}
 
     def turns(self, scope: Scope, message_ids: list[str] | None = None) -> list[dict]:

@@ -136,12 +136,18 @@ _RULES: tuple[tuple[re.Pattern, Shift], ...] = (
 )
 
 
+# Every rule at once, to tell in one pass that a text names no relative time (most do not).
+_ANY_RULE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _RULES), re.IGNORECASE)
+
+
 def resolve_relative_time(text: str, base: datetime) -> tuple[datetime | None, str | None]:
     """The absolute time the text's first relative expression refers to, from ``base``.
 
     ``(when, expression)``; ``(None, expression)`` when the expression names a time outside the
     documented range (or one no calendar holds); ``(None, None)`` when there is none. Never raises.
     """
+    if not _ANY_RULE.search(text):
+        return None, None
     found = [(m.start(), -len(m.group(0)), i, m) for i, (pattern, _) in enumerate(_RULES)
              if (m := pattern.search(text))]
     if not found:
