@@ -135,9 +135,10 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
                                 else turns, keep_content=not child)
     context = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
     items = [item for item in batch.items if item.event is not None]
-    # The turn log holds the batch: the rest runs at once, the episodes (embed, merge, one bulk
-    # request, cap) on this thread and working memory, tasks and the graph beside it. Both are
-    # done before the lease ends (the finally below waits for the other side whatever happens).
+    # The turn log holds the batch: the rest runs at once, the episodes (embedded here group by
+    # group, each group written beside; repeats folded; the cap) and working memory, tasks and the
+    # graph beside it. Both are done before the lease ends (the finally below waits for the
+    # other side whatever happens).
     beside = _beside(_write_beside, batch, deps, state, ref, items)
     try:
         extracted, audit = _write_episodes(batch, deps, child, context, items, new_ids)
