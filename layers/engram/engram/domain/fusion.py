@@ -175,10 +175,14 @@ def record_candidates(items: Iterable[RecallItem], threshold: float, names: Sequ
     return sorted(passing, key=lambda i: i.relevance, reverse=True)[:limit]
 
 
+def unit_cosine(a: Sequence[float], b: Sequence[float], unrelated: float) -> float:
+    """The calibrated cosine of two unit vectors (every embedder's are)."""
+    return calibrated_cosine(sum(x * y for x, y in zip(a, b, strict=True)), unrelated)
+
+
 def best_cosine(words: Sequence[Sequence[float]], text: Sequence[float], unrelated: float) -> float:
     """How close a text is to the nearest of some words, on the calibrated scale (unit vectors)."""
-    return max((calibrated_cosine(sum(a * b for a, b in zip(w, text, strict=True)), unrelated) for w in words),
-               default=float("-inf"))
+    return max((unit_cosine(w, text, unrelated) for w in words), default=float("-inf"))
 
 
 def counted_records(items: Sequence[RecallItem], heard: Collection[str] | None) -> list[RecallItem]:

@@ -144,6 +144,11 @@ class TopicWords:
     unsaid_share: float = 0.0  # the unsaid terms' share of the topic's weight (the user's rarity)
     times: tuple[str, ...] = ()
 
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, object]) -> TopicWords:
+        """From its ``dataclasses.asdict`` form, as it crosses a Lambda boundary (JSON lists)."""
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
+
     @property
     def all_unsaid(self) -> bool:
         return bool(self.unsaid) and not self.said

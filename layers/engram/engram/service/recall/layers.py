@@ -23,6 +23,7 @@ from ...domain.fusion import (
     convex_scores,
     reciprocal_rank_fusion,
     record_candidates,
+    unit_cosine,
 )
 from ...domain.lexical import (
     TopicWords,
@@ -175,8 +176,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
     cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in knn}
     if vector is not None:  # events the index does not show yet: the same cosine, here
-        cosine |= {i: calibrated_cosine(sum(a * b for a, b in zip(vector, fresh_vectors[i], strict=True)), unrelated)
-                   for i in unseen if i in docs and fresh_vectors[i]}
+        cosine |= {i: unit_cosine(vector, fresh_vectors[i], unrelated) for i in unseen
+                   if i in docs and fresh_vectors[i]}
     term_weights = weights(terms, df, user_docs)
     evidence = evidence_weights(term_weights)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
@@ -192,9 +193,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
     if signals is not None:
-        words = topic_words(terms, intent.names, df, user_docs, texts.values())
-        signals["topic_unsaid"] = words.all_unsaid
-        signals["topic_words"] = dataclasses.asdict(words)  # crosses a Lambda boundary as JSON
+        # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
+        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, texts.values()))
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     items = []
     for event_id, doc in docs.items():
@@ -235,7 +235,7 @@ def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, 
     word of it the user did say or a time it names, else one close to an unsaid word embedded
     alone (the few most relevant candidates, in one batch each side). None: no check applies.
     The guard counts no other event as a record (``fusion.counted_records``)."""
-    words = TopicWords(**{k: tuple(v) if isinstance(v, list) else v for k, v in topic.items()})
+    words = TopicWords.from_fields(topic)
     if not words.mostly_unsaid(recipe.unheard_share):
         return None
     threshold = recipe.record_threshold(words.all_unsaid)

@@ -26,6 +26,7 @@ from ...domain.fusion import (
     has_record,
     unavailable_block,
 )
+from ...domain.lexical import TopicWords
 from ...domain.model import Scope
 from ...domain.query import QueryIntent, analyse, expand_with_session
 from ...domain.records import SessionRef
@@ -199,7 +200,7 @@ class RecallPlan:
         items = fuse(layers_, self.recipe, ctx.request.k)
         intent = ctx.intent
         signals = by_step["episodes"].fields if "episodes" in by_step else {}
-        unsaid = bool(signals.get("topic_unsaid"))
+        unsaid = "topic_words" in signals and TopicWords.from_fields(signals["topic_words"]).all_unsaid
         heard = set(signals["heard"]) if "heard" in signals else None
         found = bool(items) and (not intent.memory_dependent or has_record(
             counted_records(items, heard), self.recipe.record_threshold(unsaid), intent.names))
