@@ -150,8 +150,7 @@ def percentiles(values: list[float]) -> dict:
 
 def knn_floor(deps: Dependencies, scope: Scope, vector: list[float], k: int) -> list[dict]:
     """The floor: one filtered k-NN query for the user's events (all tiers) in the episode store."""
-    body = {"size": k, "_source": {"excludes": ["vector"]}, "query": {"knn": {"vector": {
-        "vector": vector, "k": k, "filter": {"bool": {"filter": EpisodeStore.scope_filter(scope, "all")}}}}}}
+    body = EpisodeStore.knn_body(scope, vector, k, tier="all")  # as the store asks it (exact per user)
     return deps.clients.opensearch.search(index=deps.settings.episode_index, routing=episode_routing(scope),
                                           body=body)["hits"]["hits"]
 

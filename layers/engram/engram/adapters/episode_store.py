@@ -181,12 +181,20 @@ class EpisodeStore:
         return [d["_source"] for d in found if d.get("found") and _owned_by(d["_source"], scope)
                 and not d["_source"].get("archived")]
 
-    def _knn_body(self, scope: Scope, vector: list[float], k: int, extra_filters: list[dict] | None,
-                  tier: str = "retrievable") -> dict:
-        # Efficient filtered k-NN: the scope filter is applied inside the HNSW search.
-        knn_filter = {"bool": {"filter": self.scope_filter(scope, tier) + (extra_filters or [])}}
-        return {"size": k, "_source": {"excludes": ["vector"]},
-                "query": {"knn": {"vector": {"vector": vector, "k": k, "filter": knn_filter}}}}
+    # Lucene scores a segment's filtered vectors exactly when the filter matches no more of them
+    # than the k asked for, and walks the HNSW graph otherwise. A user's events in one segment are
+    # at most a few hundred (the per-user cap), so asking for this many makes every search exact,
+    # whatever the graph's quality: the top ``size`` is returned as before, and the graph can be
+    # built cheaply (``episode_index.GRAPH``).
+    EXACT_KNN = 1000
+
+    @classmethod
+    def knn_body(cls, scope: Scope, vector: list[float], size: int, extra_filters: list[dict] | None = None,
+                 tier: str = "retrievable") -> dict:
+        """The ``size`` events of the user nearest ``vector``: one filtered k-NN search."""
+        knn_filter = {"bool": {"filter": cls.scope_filter(scope, tier) + (extra_filters or [])}}
+        return {"size": size, "_source": {"excludes": ["vector"]}, "query": {"knn": {"vector": {
+            "vector": vector, "k": max(size, cls.EXACT_KNN), "filter": knn_filter}}}}
 
     def nearest_of_type(self, scope: Scope, queries: list[tuple[list[float], str]], k: int) -> list[list[dict]]:
         """For each (vector, event type) the ``k`` nearest events of that type, in one round trip."""
@@ -195,7 +203,7 @@ class EpisodeStore:
         lines: list[dict] = []
         for vector, type_ in queries:
             lines += [{"index": self.index, "routing": episode_routing(scope)},
-                      self._knn_body(scope, vector, k, [{"term": {"type": type_}}])]
+                      self.knn_body(scope, vector, k, [{"term": {"type": type_}}])]
         return self._msearch(lines, None)
 
     def _responses(self, lines: list[dict], timeout_s: float | None) -> list[dict]:
@@ -229,7 +237,7 @@ class EpisodeStore:
         header = {"index": self.index, "routing": episode_routing(scope)}
         lines: list[dict] = [header, lexical]
         if vector is not None:
-            lines += [header, self._knn_body(scope, vector, size, None)]
+            lines += [header, self.knn_body(scope, vector, size)]
         hits = self._msearch(lines, None)
         return (hits[1] if vector is not None else []), hits[0]
 
