@@ -100,3 +100,6 @@ def test_a_users_nearest_events_are_the_exact_ones(deps, alias):
         assert [d["event_id"] for d in knn] == expected
         cosines = sorted(mine @ query, reverse=True)[:100]
         assert np.allclose([2 * d["_score"] - 1 for d in knn], cosines, atol=1e-4)
+    # The duplicate check at ingestion asks for one neighbour: each event is its own nearest.
+    nearest = store.nearest_of_type(me, [(v.tolist(), "preference") for v in mine[:60]], 1)
+    assert [hits[0]["event_id"] for hits in nearest] == ids[:60]
