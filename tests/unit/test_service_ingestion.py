@@ -11,7 +11,7 @@ from engram.errors import Conflict, PayloadTooLarge, StoreUnavailable, Unprocess
 from engram.service.ingestion import INGEST_CHAIN, ingest, run_ingest
 from engram.service.memories import feedback
 from engram.service.profile import correct_profile_item, profile
-from engram.service.routing import EMBED_GROUP, event_id
+from engram.service.routing import event_id
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
 from tests.unit.support import T0, body, message, say, through_lambdas
@@ -320,8 +320,9 @@ def long_batch(prefix: str, at=T0, **placed: str) -> dict:
     return body(*[message(t, f"{prefix}-{i}", at.replace(minute=i)) for i, t in enumerate(texts)], session=prefix)
 
 
-def test_a_repeat_in_a_later_group_of_a_long_batch_still_folds(deps, alice):
-    assert EMBED_GROUP < 10  # the repeat below is in the second group or later
+@pytest.mark.parametrize("group", [8, 32], ids=["in-a-later-group", "all-in-one-group"])
+def test_a_repeat_in_a_long_batch_folds_whatever_the_group_size(settings, alice, group):
+    deps = fake_deps(settings.model_copy(update={"embed_group": group}))
     first = run_ingest(deps, alice, body(message("Morning, how are you?", "a-0"),
                                          message("I really enjoy long walks by the river.", "a-1"), session="a"))
     target = first["extracted"][1]["memory_id"]

@@ -104,6 +104,12 @@ class Settings(BaseSettings):
     session_max_turns: int = Field(50, gt=0)
     session_versions_kept: int = Field(20, gt=0)
     episodes_per_user: int = Field(200, gt=0)
+    # Episodes of one ingest embedded per embedder call; each group's duplicate check and bulk
+    # write run while the next is embedded. Small groups overlap the writes with the embedding
+    # when the stores have CPUs of their own (as deployed); where they share the embedder's cores
+    # (one small box) the overlap gains nothing and a request's episodes are better embedded at
+    # once: 32 there (README, "Benchmarks").
+    embed_group: int = Field(8, ge=1, le=100)
     # The alias every request uses; ``engram.migrate`` points it at the physical index of the
     # current layout (adapters/episode_index.py), copying an older layout's documents over.
     episode_index: str = "engram-episodes"

@@ -108,9 +108,6 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
 # The writes of a batch run here while the request's thread embeds: those that need no vector,
 # and each group of episodes as soon as it is embedded.
 _WRITES = ThreadPoolExecutor(max_workers=16, thread_name_prefix="ingest-writes")
-# Episodes are embedded this many at a time: a group's duplicate check and bulk write run while
-# the next group is embedded, so a request waits for the embedder and for one small group's writes.
-EMBED_GROUP = 8
 
 
 def _beside(fn, *args):
@@ -180,9 +177,12 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
     one more bulk request: their docs deleted, their targets merged. A crash before the fold
     leaves the repeat as an event of its own: a duplicate, never a lost memory."""
     pending, checked = [], []
+    # Embedded ``embed_group`` at a time: a group's duplicate check and bulk write run while the
+    # next group is embedded, so a request waits for the embedder and for one group's writes.
+    size = deps.settings.embed_group if embed else max(len(docs), 1)
     try:
-        for start in range(0, len(docs), EMBED_GROUP if embed else max(len(docs), 1)):
-            group = docs[start:start + EMBED_GROUP] if embed else docs
+        for start in range(0, len(docs), size):
+            group = docs[start:start + size]
             if embed:
                 # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
                 texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in group]
