@@ -3,13 +3,23 @@ a word they never said weighs most, Chinese questions are matched on their conte
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.lexical import background_names, bm25, query_terms, weighted_overlap, weights
+from engram.domain.lexical import (
+    Tokens,
+    background_names,
+    bm25,
+    is_cjk,
+    query_terms,
+    term_frequency,
+    weighted_overlap,
+    weights,
+)
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import say
 
@@ -86,3 +96,33 @@ def test_a_chinese_name_never_mentioned_is_no_record_and_one_mentioned_is_found(
     assert ask("你还记得刘主任推荐了什么书吗？")["no_record"] is True
     found = ask("你还记得王老师推荐了什么书吗？")
     assert found["no_record"] is False and "活着" in found["items"][0]["text"]
+
+
+# -- Tokens: one reading of a text answers every term as the per-term reading did ------------
+
+_REFERENCE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+")
+
+
+def _reference_frequency(term: str, text: str) -> int:
+    """The per-term reading ``Tokens`` replaced, kept here as its specification."""
+    if is_cjk(term):
+        return text.count(term)
+    words = [w.lower() for w in _REFERENCE_WORD.findall(text)]
+    if len(term) >= 5:
+        return sum(1 for w in words if w.startswith(term[:5]))
+    return sum(1 for w in words if w == term)
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("abcdeHIKNG'- 123.,我喜欢爵士乐上海")), max_size=80)
+
+
+@given(text=_TEXT, terms=st.lists(st.one_of(st.sampled_from(["hiking", "hikes", "hike", "gina's", "jazz", "12",
+                                                             "上海", "爵士", "上", "ab", "abcde", "abcdef"]),
+                                            st.text(alphabet="abcdeg'-", min_size=1, max_size=7)), max_size=6))
+def test_tokens_count_every_term_as_reading_the_text_for_each_did(text, terms):
+    tokens = Tokens.of(text)
+    for term in terms:
+        assert tokens.frequency(term) == term_frequency(term, text) == _reference_frequency(term, text)
+    weights_ = {t: 1.0 + i for i, t in enumerate(dict.fromkeys(terms))}
+    assert bm25(weights_, tokens, 12.0) == pytest.approx(bm25(weights_, text, 12.0))
+    assert weighted_overlap(weights_, tokens) == weighted_overlap(weights_, text)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -60,15 +61,35 @@ def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def term_frequency(term: str, text: str, words: Sequence[str] | None = None) -> int:
-    """Occurrences of ``term`` in ``text``: a bigram as a substring; a word as itself or, from
-    five letters on, as any word sharing its first five ('hiking' ~ 'hikes')."""
-    if is_cjk(term):
-        return text.count(term)
-    words = _words(text) if words is None else words
-    if len(term) >= 5:
-        return sum(1 for w in words if w.startswith(term[:5]))
-    return sum(1 for w in words if w == term)
+@dataclass(frozen=True)
+class Tokens:
+    """A text read once for every term asked of it: a recall weighs a hundred candidates by a
+    dozen terms, and reading each text again per term was most of its own CPU."""
+
+    text: str
+    words: Counter[str]
+    prefixes: Counter[str]  # the first five letters of each word of five or more
+    length: int             # words, and Chinese characters (one a word)
+
+    @classmethod
+    def of(cls, text: str | Tokens) -> Tokens:
+        if isinstance(text, Tokens):
+            return text
+        words = _words(text)
+        return cls(text, Counter(words), Counter(w[:5] for w in words if len(w) >= 5),
+                   len(words) + sum(len(run) for run in _CJK_RUN.findall(text)))
+
+    def frequency(self, term: str) -> int:
+        """Occurrences of ``term``: a bigram as a substring; a word as itself or, from five
+        letters on, as any word sharing its first five ('hiking' ~ 'hikes')."""
+        if is_cjk(term):
+            return self.text.count(term)
+        return self.prefixes[term[:5]] if len(term) >= 5 else self.words[term]
+
+
+def term_frequency(term: str, text: str | Tokens) -> int:
+    """Occurrences of ``term`` in ``text`` (``Tokens.frequency``)."""
+    return Tokens.of(text).frequency(term)
 
 
 def idf(df: int, docs: int) -> float:
@@ -79,26 +100,25 @@ def weights(terms: Iterable[str], df: Mapping[str, int], docs: int) -> dict[str,
     return {t: idf(df.get(t, 0), docs) for t in terms}
 
 
-def bm25(term_weights: Mapping[str, float], text: str, average_length: float) -> float:
-    words = _words(text)
-    length = len(words) + sum(len(run) for run in _CJK_RUN.findall(text))
-    norm = _K1 * (1 - _B + _B * length / max(average_length, 1.0))
+def bm25(term_weights: Mapping[str, float], text: str | Tokens, average_length: float) -> float:
+    tokens = Tokens.of(text)
+    norm = _K1 * (1 - _B + _B * tokens.length / max(average_length, 1.0))
     score = 0.0
     for term, weight in term_weights.items():
-        tf = term_frequency(term, text, words)
+        tf = tokens.frequency(term)
         if tf:
             score += weight * tf * (_K1 + 1) / (tf + norm)
     return score
 
 
-def weighted_overlap(term_weights: Mapping[str, float], text: str) -> float:
+def weighted_overlap(term_weights: Mapping[str, float], text: str | Tokens) -> float:
     """Share of the question's weight that ``text`` contains: a match on the user's ubiquitous
     name counts for almost nothing, one on a word they rarely say for almost everything."""
     total = sum(term_weights.values())
     if total <= 0:
         return 0.0
-    words = _words(text)
-    return sum(w for t, w in term_weights.items() if term_frequency(t, text, words)) / total
+    tokens = Tokens.of(text)
+    return sum(w for t, w in term_weights.items() if tokens.frequency(t)) / total
 
 
 def evidence_weights(term_weights: Mapping[str, float]) -> dict[str, float]:
@@ -158,10 +178,10 @@ class TopicWords:
         MiniLM a Chinese cosine says nothing, so Chinese terms are left to the thresholds)."""
         return bool(self.unsaid) and self.unsaid_share >= share and not any(is_cjk(t) for t in self.unsaid)
 
-    def said_in(self, text: str) -> bool:
+    def said_in(self, text: str | Tokens) -> bool:
         """Whether ``text`` holds a topic word the user said, or a time the question names."""
-        words = _words(text)
-        return any(term_frequency(t, text, words) for t in self.said + self.times)
+        tokens = Tokens.of(text)
+        return any(tokens.frequency(t) for t in self.said + self.times)
 
     def plain_unsaid(self) -> list[str]:
         """The unsaid terms as words of their own ("grandma" of "grandma's"), to be embedded alone."""
@@ -169,7 +189,7 @@ class TopicWords:
 
 
 def topic_words(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int], docs: int,
-                texts: Iterable[str]) -> TopicWords:
+                texts: Iterable[str | Tokens]) -> TopicWords:
     """What the question is about, split by what the user said: a term is said when one of their
     events holds it (``df``) or one found for the question does (sealed ones are counted by their
     keyed tokens only, and read here once revealed). A topic all unsaid can still have a record
@@ -178,10 +198,10 @@ def topic_words(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int
     # A lone Chinese character (上 of 上的大学) is in words of every kind (上海): it tells nothing.
     topic = [t for t in terms if _plain(t) not in names and not t.isdigit()
              and t not in _TIME_WORDS and not (is_cjk(t) and len(t) == 1)]
-    found = list(texts)
+    found = [Tokens.of(t) for t in texts]
     said, unsaid = [], []
     for term in topic:
-        heard = df.get(term, 0) > 0 or any(term_frequency(term, text) for text in found)
+        heard = df.get(term, 0) > 0 or any(text.frequency(term) for text in found)
         (said if heard else unsaid).append(term)
     weight = weights(topic, df, docs)
     total = sum(weight.values())

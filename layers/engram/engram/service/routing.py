@@ -177,6 +177,13 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
     one more bulk request: their docs deleted, their targets merged. A crash before the fold
     leaves the repeat as an event of its own: a duplicate, never a lost memory."""
     pending, checked = [], []
+    # Only an event whose wording the user has mostly said before can repeat one: one search for
+    # the request, beside the first embedding, instead of a vector search per event (two thirds of
+    # OpenSearch's CPU while ingesting). It also keeps a reply from folding into the turn it answers:
+    # embedded with that turn as its context, on LoCoMo dev 36 of 1,165 pairs at cosine >= 0.95 were
+    # such a reply and its question, sharing under 40 % of their words. A sealed event's words are
+    # not searchable in clear: it is always checked.
+    said = _beside(deps.episodes.may_repeat, scope, [(d["text"], d["type"]) for d in docs]) if embed else None
     # Embedded ``embed_group`` at a time: a group's duplicate check and bulk write run while the
     # next group is embedded, so a request waits for the embedder and for one group's writes.
     size = deps.settings.embed_group if embed else max(len(docs), 1)
@@ -188,11 +195,14 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
                 texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in group]
                 for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
                     doc["vector"] = vector
-                checked.append((group, _beside(deps.episodes.nearest_of_type, scope,
-                                               [(d["vector"], d["type"]) for d in group], 1)))
+                suspects = [d for d, maybe in zip(group, said.result()[start:start + size], strict=True)
+                            if maybe or d["sensitive"]]
+                if suspects:
+                    checked.append((suspects, _beside(deps.episodes.nearest_of_type, scope,
+                                                      [(d["vector"], d["type"]) for d in suspects], 1)))
             pending.append(_beside(_put_group, deps, scope, group))
     finally:  # nothing of this request is left running when it answers, whatever happened
-        futures.wait(pending + [found for _, found in checked])
+        futures.wait(pending + [found for _, found in checked] + ([said] if said else []))
     for written in pending:
         written.result()
     docs_checked = [d for group, _ in checked for d in group]

@@ -26,13 +26,13 @@ from ...domain.fusion import (
     unit_cosine,
 )
 from ...domain.lexical import (
+    Tokens,
     TopicWords,
     background_names,
     bm25,
     evidence_weights,
     lexical_overlap,
     query_terms,
-    term_frequency,
     topic_words,
     weighted_overlap,
     weights,
@@ -181,7 +181,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     term_weights = weights(terms, df, user_docs)
     evidence = evidence_weights(term_weights)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
-    bm25_scores = {i: score for i, text in texts.items() if (score := bm25(term_weights, text, average)) > 0}
+    tokens = {i: Tokens.of(text) for i, text in texts.items()}
+    bm25_scores = {i: score for i, text in tokens.items() if (score := bm25(term_weights, text, average)) > 0}
     if recipe.fusion == "rrf":
         best = (recipe.dense_weight + recipe.lexical_weight) / (RRF_K + 1)
         scores = {i: v / best for i, v in reciprocal_rank_fusion(
@@ -194,7 +195,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     foreground = [n for n in intent.names if n not in background]
     if signals is not None:
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
-        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, texts.values()))
+        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values()))
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     items = []
     for event_id, doc in docs.items():
@@ -212,10 +213,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         decay_class = _EPISODE_DECAY.get(doc["type"])
         decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
                    else doc["confidence"])
-        relevance = max(cosine.get(event_id, 0.0), weighted_overlap(evidence, texts[event_id]))
+        relevance = max(cosine.get(event_id, 0.0), weighted_overlap(evidence, tokens[event_id]))
         if relevance < recipe.relevance_floor:
             continue
-        if foreground and not any(term_frequency(n, texts[event_id]) for n in foreground):
+        if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
             continue  # on LoCoMo dev, keeping them cost 0.06 of recall@10 and every guard figure
         items.append(RecallItem(
             memory_id=event_id, layer="episode", type=doc["type"], text=text, confidence=doc["confidence"],
