@@ -8,7 +8,8 @@ Events are generated (``local.bench.corpus``) and bulk-loaded with real embeddin
 migration's code with the configured layout (``<alias>-bench-<run>``, deleted afterwards unless
 ``--keep-index``), so the bytes per event are this run's alone. Recall then runs through the
 service as the API does; the floor is the same questions, as many clients at once, each one query
-embedding plus one filtered k-NN query (what no recall can go below). Both are measured twice:
+embedding plus one filtered k-NN query (what no recall can go below): the issue's floor is the
+embedding's p95 plus the k-NN query's p95; the p95 of their sum per question is printed beside. Both are measured twice:
 right after the load, and once the index has settled (merged to one segment, as ``sizes`` leaves
 it). CPU seconds by process are printed for each pass (``local.bench.phases.print_cpu``).
 ``--api-url`` asks through the API Gateway instead (target p95 <= 2x the floor): the events then
@@ -218,11 +219,13 @@ def measure_recall(deps: Dependencies, tenant: str, args: argparse.Namespace, qu
     ask = _asker(deps, tenant, args, http)
     rng = random.Random(7)
 
-    def floor(question: str) -> float:
+    def floor(question: str) -> tuple[float, float]:
+        """The question's embedding and one k-NN query, in ms each."""
         start = time.perf_counter()
         vector = deps.embedder.embed_query([question])[0]
+        embedded = time.perf_counter()
         knn_floor(deps, Scope(tenant, f"scale-{rng.randrange(args.users)}"), vector, 10)
-        return (time.perf_counter() - start) * 1000
+        return (embedded - start) * 1000, (time.perf_counter() - embedded) * 1000
 
     _concurrently(args.clients, ask, ["warm-up"] * 2 * args.clients)  # every client's function instance warm
     floor("warm-up")
@@ -235,11 +238,16 @@ def measure_recall(deps: Dependencies, tenant: str, args: argparse.Namespace, qu
     via = f"through {args.api_url}" if http is not None else "in-process"
     print(f"{when}: {len(questions)} recalls {via} with {args.clients} concurrent clients in {wall:.1f} s "
           f"({len(questions) / wall:.1f} recalls/s)")
-    p50, p95, floor_p95 = percentile(e2e, 0.5), percentile(e2e, 0.95), percentile(floors, 0.95)
+    p50, p95 = percentile(e2e, 0.5), percentile(e2e, 0.95)
+    embed_p95, knn_p95 = percentile([f[0] for f in floors], 0.95), percentile([f[1] for f in floors], 0.95)
+    # The issue's floor: query embedding p95 + k-NN p95, both from the same concurrent pass. The
+    # p95 of each question's own sum is lower (a slow embedding rarely meets a slow search): its
+    # ratio is printed beside, the stricter reading.
+    floor_p95, joint_p95 = round(embed_p95 + knn_p95, 2), percentile([sum(f) for f in floors], 0.95)
     target = 2.0 if http is not None else 1.5
-    print(f"  end to end ms: p50 {p50}  p95 {p95}; floor (query embedding + one k-NN query): "
-          f"p50 {percentile(floors, 0.5)}  p95 {floor_p95}; p95 ratio to floor {p95 / floor_p95:.2f} "
-          f"(target <= {target})")
+    print(f"  end to end ms: p50 {p50}  p95 {p95}; floor: query embedding p95 {embed_p95} + k-NN p95 {knn_p95} "
+          f"= {floor_p95}; p95 ratio to floor {p95 / floor_p95:.2f} (target <= {target}); to the p95 of "
+          f"embedding + k-NN per question ({joint_p95}): {p95 / joint_p95:.2f}")
     if gateway:
         print(f"  the gateway's own round trip (the same requests with a wrong key: refused by the function at "
               f"once): p50 {percentile(gateway, 0.5)}  p95 {percentile(gateway, 0.95)}")
@@ -252,6 +260,8 @@ def measure_recall(deps: Dependencies, tenant: str, args: argparse.Namespace, qu
     cpu = print_cpu(cpu_before, cpu_after, ours_s, wall, len(questions), "recall")
     return {"clients": args.clients, "queries": len(questions), "p50_ms": p50, "p95_ms": p95,
             "floor_p95_ms": floor_p95, "ratio_to_floor": round(p95 / floor_p95, 3),
+            "floor_embed_p95_ms": embed_p95, "floor_knn_p95_ms": knn_p95, "floor_joint_p95_ms": joint_p95,
+            "ratio_to_joint_floor": round(p95 / joint_p95, 3),
             "degraded_fraction": round(degraded, 4), "via": args.api_url or "in-process", "cpu_s": cpu,
             **({"gateway_p50_ms": percentile(gateway, 0.5), "gateway_p95_ms": percentile(gateway, 0.95)}
                if gateway else {})}

@@ -231,6 +231,22 @@ class EpisodeStoreContract(Contract):
         store.put(alice, [evicted, doc(text="kayak lesson", archived=True)])
         assert ids(store.hybrid(alice, None, "kayak", 5)[1]) == [evicted["event_id"]]
 
+    def test_lexical_and_nearest_are_hybrids_two_halves_with_the_term_counts(self, store, alice, bob):
+        store.put(alice, [doc(text="mango smoothie recipe", vector=vec(a=1)), doc(text="kayak trip", vector=vec(b=1)),
+                          doc(text="mango farm", vector=vec(a=1, b=1), archived=True)])
+        store.put(bob, [doc(text="mango mango", vector=vec(a=1))])
+        dense, lexical = store.hybrid(alice, vec(a=1), "mango kayak", 5)
+        hits, total, df = store.lexical(alice, "mango kayak", 5, count_terms=["mango", "kayak", "paris"])
+        assert ids(hits) == ids(lexical) and len(hits) == 2
+        assert [h["_score"] for h in hits] == pytest.approx([h["_score"] for h in lexical])
+        assert (total, df) == store.term_counts(alice, ["mango", "kayak", "paris"]) == (2, {"mango": 1, "kayak": 1,
+                                                                                          "paris": 0})
+        nearest = store.nearest(alice, vec(a=1), 5)
+        assert ids(nearest) == ids(dense) and all("vector" not in h for h in nearest)
+        assert [h["_score"] for h in nearest] == pytest.approx([h["_score"] for h in dense])
+        assert store.lexical(alice, "mango", 5)[1:] == (2, {})  # no terms: the events alone
+        assert store.lexical(bob, "kayak", 5) == ([], 1, {})
+
     # -- the cap ------------------------------------------------------------------------------
 
     def test_evict_over_cap_evicts_the_weakest_first(self, store, alice):

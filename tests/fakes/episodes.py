@@ -221,6 +221,13 @@ class InMemoryEpisodeStore:
         dense = self._dense(scope, vector, size) if vector is not None else []
         return dense, lexical
 
+    def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
+                count_terms: list[str] | None = None) -> tuple[list[dict], int, dict[str, int]]:
+        return (self._lexical(scope, text, size, blind), *self.term_counts(scope, list(count_terms or [])))
+
+    def nearest(self, scope: Scope, vector: list[float], size: int) -> list[dict]:
+        return self._dense(scope, vector, size)
+
     def term_counts(self, scope: Scope, terms_: list[str]) -> tuple[int, dict[str, int]]:
         docs = self._of(scope, "retrievable")
         analysed = [(d.get("text") or "", terms(d.get("text"))) for d in docs]

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from engram.domain.lexical import query_terms
 from engram.domain.limits import text_problem
 from engram.domain.model import Scope
 from engram.domain.query import lexical_text
@@ -44,3 +45,5 @@ def test_no_query_makes_the_lexical_search_fail(deps, text):
     search reads few enough of its tokens (``domain.query.lexical_text``)."""
     assume(not text_problem(text))
     deps.episodes.hybrid(Scope("fuzz-tenant", "u1"), None, lexical_text(text), 10, lexical_size=10)
+    # as a recall asks it: with the question's terms counted in the same round trip
+    deps.episodes.lexical(Scope("fuzz-tenant", "u1"), lexical_text(text), 10, count_terms=list(query_terms(text)))

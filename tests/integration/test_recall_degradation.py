@@ -85,10 +85,12 @@ def test_a_failing_episodes_step_is_never_no_record(deps, app_client, tenant_key
     try:
         working = run_in_process(deps, request)
         assert working["no_record"] is False and working["memory_unavailable"] == []
-        answer = run_in_process(deps.with_(episodes=failing(deps.episodes, "hybrid")), request)
-        assert answer["memory_dependent"] is True and answer["no_record"] is False
-        assert answer["degraded"] == ["episodes"] and answer["memory_unavailable"] == ["episodes"]
-        assert "Memory partly unavailable (episodes)" in answer["context_block"]
-        assert "No record found" not in answer["context_block"]
+        for half in ("lexical", "nearest"):  # either search of the step failing
+            BREAKER.reset()
+            answer = run_in_process(deps.with_(episodes=failing(deps.episodes, half)), request)
+            assert answer["memory_dependent"] is True and answer["no_record"] is False
+            assert answer["degraded"] == ["episodes"] and answer["memory_unavailable"] == ["episodes"]
+            assert "Memory partly unavailable (episodes)" in answer["context_block"]
+            assert "No record found" not in answer["context_block"]
     finally:
         BREAKER.reset()  # the failure opened this process's breaker for the episodes step

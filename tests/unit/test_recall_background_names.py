@@ -37,13 +37,13 @@ class Recording:
 def _searched(deps, scope, question: str, monkeypatch) -> str:
     """The text whose vector the k-NN search was given."""
     recording, searched = Recording(deps.embedder), []
-    original = deps.episodes.hybrid
+    original = deps.episodes.nearest
 
     def spy(scope_, vector, *args, **kwargs):
         searched.extend(t for t, v in recording.made if v == vector)
         return original(scope_, vector, *args, **kwargs)
 
-    monkeypatch.setattr(deps.episodes, "hybrid", spy)
+    monkeypatch.setattr(deps.episodes, "nearest", spy)
     read_episodes(dataclasses.replace(deps, embedder=recording), scope, analyse(question, T0), T0, HYBRID)
     monkeypatch.undo()
     return searched[0]

@@ -128,8 +128,9 @@ def test_no_event_below_the_floor_is_returned(deps, trip):
 
 # -- never claim absence you did not check ---------------------------------------------------
 
-def test_a_failing_episode_store_is_never_no_record(deps, trip):
-    broken = deps.with_(episodes=failing(deps.episodes, "hybrid"))
+@pytest.mark.parametrize("half", ["lexical", "nearest"])
+def test_a_failing_episode_store_is_never_no_record(deps, trip, half):
+    broken = deps.with_(episodes=failing(deps.episodes, half))
     answer = ask(broken, trip, "Do you remember where I am flying?")
     assert answer["no_record"] is False and answer["memory_unavailable"] == ["episodes"]
     assert answer["degraded"] == ["episodes"] and answer["context_block"] != NO_RECORD_BLOCK
@@ -137,8 +138,9 @@ def test_a_failing_episode_store_is_never_no_record(deps, trip):
     assert "do not assert that nothing was said" in answer["context_block"]
 
 
-def test_an_episode_step_past_its_deadline_is_never_no_record(deps, trip):
-    slowed = deps.with_(episodes=slow(deps.episodes, "hybrid", 0.3))
+@pytest.mark.parametrize("half", ["lexical", "nearest"])
+def test_an_episode_step_past_its_deadline_is_never_no_record(deps, trip, half):
+    slowed = deps.with_(episodes=slow(deps.episodes, half, 0.3))
     answer = ask(slowed, trip, "Do you remember where I am flying?", deadlines={"episodes": 20})
     assert answer["no_record"] is False and answer["memory_unavailable"] == ["episodes"]
     assert "Memory partly unavailable (episodes)" in answer["context_block"]

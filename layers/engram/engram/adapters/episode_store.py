@@ -247,42 +247,67 @@ class EpisodeStore:
         return [[{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]]
                 for response in self._responses(lines, timeout_s)]
 
-    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list, list]:
-        """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
-        filters = self.scope_filter(scope)
+    def _lexical_body(self, scope: Scope, text: str, size: int, blind: list[str] | None) -> dict:
         # Lexical hits come without their vectors (a hundred of them would be ~400 KB of JSON):
         # the k-NN side's candidates cover most, the rest take its lowest cosine.
-        lexical = {"size": lexical_size or size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
-            "filter": filters, "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}},
-                                          {"match": {"summary": text}}, {"terms": {"keywords": text.lower().split()}},
-                                          {"match": {"context": {"query": text, "boost": 0.3}}}]
+        return {"size": size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
+            "filter": self.scope_filter(scope),
+            "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}}, {"match": {"summary": text}},
+                       {"terms": {"keywords": text.lower().split()}},
+                       {"match": {"context": {"query": text, "boost": 0.3}}}]
             + ([{"terms": {"blind_terms": blind}}] if blind else []),
             "minimum_should_match": 1}}}
-        header = {"index": self.index, "routing": episode_routing(scope)}
-        lines: list[dict] = [header, lexical]
-        if vector is not None:
-            lines += [header, self.knn_body(scope, vector, size)]
-        hits = self._msearch(lines, None)
-        return (hits[1] if vector is not None else []), hits[0]
 
-    def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
-        """How many of the user's retrievable events there are, and how many hold each term (a
-        Chinese bigram as a phrase of its two characters), in one search: a ``filters``
-        aggregation over the user's events, one bucket per term."""
+    def _counts_body(self, scope: Scope, terms: list[str]) -> dict:
         buckets = {f"t{i}": {"match_phrase" if is_cjk(term) else "match": {"text": term}}
                    for i, term in enumerate(terms)}
         body: dict = {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": self.scope_filter(scope)}}}
         if buckets:
             body["aggs"] = {"df": {"filters": {"filters": buckets}}}
+        return body
+
+    @staticmethod
+    def _counts(response: dict, terms: list[str]) -> tuple[int, dict[str, int]]:
+        counts = response["aggregations"]["df"]["buckets"] if terms else {}
+        return (int(response["hits"]["total"]["value"]),
+                {term: int(counts[f"t{i}"]["doc_count"]) for i, term in enumerate(terms)})
+
+    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
+               lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list, list]:
+        """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
+        header = {"index": self.index, "routing": episode_routing(scope)}
+        lines: list[dict] = [header, self._lexical_body(scope, text, lexical_size or size, blind)]
+        if vector is not None:
+            lines += [header, self.knn_body(scope, vector, size)]
+        hits = self._msearch(lines, None)
+        return (hits[1] if vector is not None else []), hits[0]
+
+    def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
+                count_terms: list[str] | None = None) -> tuple[list[dict], int, dict[str, int]]:
+        """The lexical candidates, and (as ``term_counts``) the user's events and how many hold
+        each of ``count_terms``: two searches in one round trip, which needs no query vector."""
+        header = {"index": self.index, "routing": episode_routing(scope)}
+        terms = list(count_terms or [])
+        responses = self._responses([header, self._lexical_body(scope, text, size, blind),
+                                     header, self._counts_body(scope, terms)], None)
+        hits = [{**h["_source"], "_score": h["_score"]} for h in responses[0]["hits"]["hits"]]
+        return (hits, *self._counts(responses[1], terms))
+
+    def nearest(self, scope: Scope, vector: list[float], size: int) -> list[dict]:
+        """The user's ``size`` retrievable events nearest ``vector`` (``_score`` = (1 + cos) / 2)."""
+        return self._msearch([{"index": self.index, "routing": episode_routing(scope)},
+                              self.knn_body(scope, vector, size)], None)[0]
+
+    def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
+        """How many of the user's retrievable events there are, and how many hold each term (a
+        Chinese bigram as a phrase of its two characters), in one search: a ``filters``
+        aggregation over the user's events, one bucket per term."""
         try:
-            result = self.client.search(index=self.index, routing=episode_routing(scope), body=body,
-                                        request_timeout=10)
+            result = self.client.search(index=self.index, routing=episode_routing(scope),
+                                        body=self._counts_body(scope, terms), request_timeout=10)
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
-        counts = result["aggregations"]["df"]["buckets"] if buckets else {}
-        return (int(result["hits"]["total"]["value"]),
-                {term: int(counts[f"t{i}"]["doc_count"]) for i, term in enumerate(terms)})
+        return self._counts(result, terms)
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}

@@ -46,7 +46,7 @@ from ..privacy import reveal_episode, reveal_items, reveal_turn
 
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
 COLD_TIER_FACTOR = 0.9
-# The user's term counts, fresh list and key are read beside the query's embedding.
+# The lexical candidates, the user's term counts and fresh list are read beside the query's embedding.
 _BESIDE = ThreadPoolExecutor(max_workers=12, thread_name_prefix="recall-beside")
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
@@ -138,30 +138,32 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     t0 = time.perf_counter()
     topic = intent.topic or intent.text
     terms = query_terms(topic)
-    # The user's term counts are fetched while the question is embedded (I/O beside CPU).
-    counting = (_BESIDE.submit(contextvars.copy_context().run, deps.episodes.term_counts, scope, list(terms))
-                if terms else None)  # nothing to weigh: no round trip
+    # What needs no vector is asked while the question is embedded (I/O beside CPU): the lexical
+    # candidates with the user's term counts, in one round trip, and the fresh list. Sealed
+    # (sensitive) events are found lexically by their keyed term tokens only: the user's key is
+    # read (or found absent) first, on the same thread.
+    def lexical_side() -> tuple[list[dict], int, dict[str, int]]:
+        blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
+        return deps.episodes.lexical(scope, lexical_text(topic), recipe.lexical_candidates, blind=blind,
+                                     count_terms=list(terms))
+
+    searching = _BESIDE.submit(contextvars.copy_context().run, lexical_side)
     fresh = _BESIDE.submit(contextvars.copy_context().run, _fresh_events, deps, scope)
-    # Sealed (sensitive) events are found lexically by their keyed term tokens only: the user's
-    # key is read (or found absent) beside the embedding too.
-    blinding = _BESIDE.submit(contextvars.copy_context().run, deps.keys.blind_terms, scope, index_terms(topic),
-                              create=False)
     # A name said all over the user's memory (their own) is who is talking, not what is asked;
     # in a short question it outweighs the topic and finds "See you, Nate!". A question that names
     # anyone is embedded once the counts say whose names those are (one embedding, not two: under
     # load a second one costs more than waiting for the counts); one that names nobody, meanwhile.
     embedded = topic
     if intent.names and not recipe.embed_background_names:
-        user_docs, df = counting.result() if counting is not None else (0, {})
+        _, user_docs, df = searching.result()
         embedded = without_names(topic, sorted(background_names(intent.names, df, user_docs)))
         if not content_terms(embedded):
             embedded = topic
     vector = deps.embedder.embed_query([embedded])[0] if recipe.dense_weight > 0 else None
-    user_docs, df = counting.result() if counting is not None else (0, {})
-    background = background_names(intent.names, df, user_docs)
     t1 = time.perf_counter()
-    knn, lexical = deps.episodes.hybrid(scope, vector, lexical_text(topic), recipe.candidates,
-                                        lexical_size=recipe.lexical_candidates, blind=blinding.result())
+    knn = deps.episodes.nearest(scope, vector, recipe.candidates) if vector is not None else []
+    lexical, user_docs, df = searching.result()
+    background = background_names(intent.names, df, user_docs)
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
