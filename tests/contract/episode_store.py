@@ -141,42 +141,6 @@ class EpisodeStoreContract(Contract):
         dense, lexical = store.hybrid(alice, vec(a=1), "mango", 5)
         assert hits == [] and dense == [] and lexical == []
 
-    # -- may_repeat (which new events need a near-duplicate check) ------------------------
-
-    def test_may_repeat_flags_an_event_whose_words_the_user_mostly_said_in_that_type(self, store, alice):
-        store.put(alice, [doc(text="I really enjoy long walks by the river."),
-                          doc(type="plan", text="Book the flight to Lisbon on Friday")])
-        flags = store.may_repeat(alice, [
-            ("I really enjoy long walks by the river!", "preference"),    # the same words
-            ("I enjoy long walks by the river with my dog", "preference"),  # most of them
-            ("My sister bought a red bicycle in Rome", "preference"),     # none of them
-            ("I really enjoy long walks by the river.", "emotion"),       # another type
-            ("Book the flight to Lisbon on Friday", "plan"),
-        ])
-        assert flags == [True, True, False, False, True]
-        assert store.may_repeat(alice, []) == []
-
-    def test_may_repeat_needs_most_of_the_words_not_one(self, store, alice):
-        store.put(alice, [doc(text="The river was cold this morning")])
-        [one_word, most] = store.may_repeat(alice, [("long walks along the river with my sister and friends",
-                                                     "preference"),
-                                                    ("The river was cold", "preference")])
-        assert (one_word, most) == (False, True)
-
-    def test_may_repeat_a_text_of_stop_words_only_is_checked_against_any_event(self, store, alice, bob):
-        assert store.may_repeat(alice, [("it is", "preference")]) == [False]  # nothing stored yet
-        store.put(alice, [doc(text="Mangoes are sweet")])
-        assert store.may_repeat(alice, [("it is", "preference")]) == [True]
-        assert store.may_repeat(bob, [("it is", "preference")]) == [False]
-
-    @pytest.mark.parametrize("who", ["bob", "stranger"])
-    def test_may_repeat_never_sees_another_owners_or_an_archived_event(self, store, alice, request, who):
-        store.put(request.getfixturevalue(who), [doc(text="I love mango sorbet")])
-        store.put(alice, [doc(text="Chess openings bore me", archived=True),
-                          doc(text="Jazz on Sunday mornings", evicted=True)])
-        assert store.may_repeat(alice, [("I love mango sorbet", "preference"), ("Chess openings bore me", "preference"),
-                                        ("Jazz on Sunday mornings", "preference")]) == [False, False, True]
-
     # -- hybrid -------------------------------------------------------------------------------
 
     def test_hybrid_dense_hits_are_scored_without_vectors(self, store, alice):

@@ -18,7 +18,7 @@ from datetime import datetime
 
 import numpy as np
 
-from engram.adapters.episode_store import REPEAT_SHARE, EpisodeStore
+from engram.adapters.episode_store import EpisodeStore
 from engram.domain.cleaning import format_timestamp
 from engram.domain.keys import episode_doc_id
 from engram.domain.lexical import is_cjk
@@ -177,17 +177,6 @@ class InMemoryEpisodeStore:
 
     def nearest_of_type(self, scope: Scope, queries: list[tuple[list[float], str]], k: int) -> list[list[dict]]:
         return [self._dense(scope, vector, k, type_) for vector, type_ in queries]
-
-    def may_repeat(self, scope: Scope, items: list[tuple[str, str]]) -> list[bool]:
-        docs = self._of(scope, "retrievable")
-
-        def repeated(text: str, type_: str) -> bool:
-            words = terms(text)
-            needed = max(1, math.floor(REPEAT_SHARE * len(words)))  # Lucene rounds a share down
-            return any(d.get("type") == type_ and (not words or sum(w in set(terms(d.get("text"))) for w in words)
-                                                   >= needed) for d in docs)
-
-        return [repeated(text, type_) for text, type_ in items]
 
     def _lexical(self, scope: Scope, text: str, size: int, blind: list[str] | None = None) -> list[dict]:
         docs = self._of(scope, "retrievable")

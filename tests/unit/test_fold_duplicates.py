@@ -6,6 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engram.domain.lexical import repeats_wording
 from engram.service.routing import MERGE_SCORE, _fold_duplicates
 
 STORED = [{"event_id": f"ev-s{i}", "message_ids": [f"s{i}"], "confidence": 0.6, "merged_count": 1,
@@ -57,3 +58,26 @@ def test_a_retry_of_a_fold_that_happened_changes_nothing():
            "updated_at": "2026-02-01T00:00:00Z", "ts": "2026-02-01T00:00:00Z"}
     merged_into, merges, audit = _fold_duplicates([doc], [[{**STORED[0], "_score": 1.0}]])
     assert merged_into == {"ev-b0": "ev-s0"} and merges == {} and audit == []
+
+
+def _doc(text: str) -> dict:
+    return {"event_id": "ev-b0", "message_ids": ["b0"], "confidence": 0.6, "trust_source": "rule", "text": text,
+            "updated_at": "2026-02-01T00:00:00Z", "ts": "2026-02-01T00:00:00Z"}
+
+
+def test_a_reply_close_in_meaning_but_not_in_words_does_not_fold_into_what_it_answers():
+    # Embedded with the message it answers as context, a reply can reach cosine 0.95 to it.
+    question = {**STORED[0], "text": "Caroline: I went to the LGBTQ support group yesterday and it was powerful.",
+                "_score": 0.98}
+    reply = _doc("Melanie: Wow, that's great, Caroline! I'm so proud of you for going.")
+    assert _fold_duplicates([reply], [[question]])[0] == {}
+    again = _doc("Caroline: I went to the LGBTQ support group yesterday, it was so powerful!")
+    assert _fold_duplicates([again], [[question]])[0] == {"ev-b0": "ev-s0"}
+
+
+@given(st.sampled_from(["I love jazz", "我喜欢爵士乐", "Jazz on Sunday mornings with my sister", "ok", ""]),
+       st.sampled_from(["I love jazz!", "i LOVE jazz", "我很喜欢爵士乐", "My sister hates jazz on Sundays",
+                        "Kites need steady wind", "", "ok"]))
+def test_a_fold_needs_the_words_as_well_as_the_meaning(text, stored_text):
+    folded = _fold_duplicates([_doc(text)], [[{**STORED[1], "text": stored_text, "_score": 1.0}]])[0]
+    assert bool(folded) == repeats_wording(text, stored_text)

@@ -16,6 +16,7 @@ from engram.domain.lexical import (
     bm25,
     is_cjk,
     query_terms,
+    repeats_wording,
     term_frequency,
     weighted_overlap,
     weights,
@@ -126,3 +127,12 @@ def test_tokens_count_every_term_as_reading_the_text_for_each_did(text, terms):
     weights_ = {t: 1.0 + i for i, t in enumerate(dict.fromkeys(terms))}
     assert bm25(weights_, tokens, 12.0) == pytest.approx(bm25(weights_, text, 12.0))
     assert weighted_overlap(weights_, tokens) == weighted_overlap(weights_, text)
+
+
+def test_repeats_wording_needs_most_of_the_terms_of_the_new_text():
+    assert repeats_wording("I really enjoy long walks by the river!", "I really enjoy long walks by the river.")
+    assert repeats_wording("I enjoy long walks by the river", "Long walks by the river are what I enjoy most")
+    assert not repeats_wording("Wow, that's great! I'm so proud of you for going.",
+                               "I went to the support group yesterday and it was powerful.")
+    assert repeats_wording("我喜欢爵士乐", "我很喜欢爵士乐") and not repeats_wording("我喜欢爵士乐", "今天下雨了")
+    assert repeats_wording("ok", "anything at all")  # nothing to compare: the cosine decides

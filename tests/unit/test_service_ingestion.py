@@ -335,42 +335,6 @@ def test_a_repeat_in_a_long_batch_folds_whatever_the_group_size(settings, alice,
     assert stored[target]["message_ids"] == ["a-1", "b-9"] and stored[target]["merged_count"] == 2
 
 
-class CountingNearest:
-    """The fake episode store, recording each vector a near-duplicate check is asked for."""
-
-    def __init__(self, inner) -> None:
-        self.inner, self.asked = inner, []
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def nearest_of_type(self, scope, queries, k):
-        self.asked += [type_ for _, type_ in queries]
-        return self.inner.nearest_of_type(scope, queries, k)
-
-
-def test_only_an_event_whose_wording_was_said_before_gets_a_vector_check(settings, alice):
-    deps = fake_deps(settings)
-    deps = deps.with_(episodes=CountingNearest(deps.episodes))
-    first = run_ingest(deps, alice, long_batch("a"))
-    assert deps.episodes.asked == []  # nothing said before: no repeat possible, no k-NN search
-    later = T0.replace(hour=12)
-    result = run_ingest(deps, alice, body(message(_TOPICS[3] + " (a)", "b-0", later),
-                                          message(_TOPICS[4] + " (a)", "b-1", later.replace(minute=1)),
-                                          message("Dentists recommend flossing daily", "b-2", later.replace(minute=2)),
-                                          session="b"))
-    assert deps.episodes.asked == ["fact", "fact"]  # the two worded as before; the second (said after the
-    # same turn as then) folds into its event
-    assert result["extracted"][1]["memory_id"] == first["extracted"][4]["memory_id"]
-
-
-def test_a_sensitive_event_is_checked_whatever_its_wording(settings, alice):
-    deps = fake_deps(settings)
-    deps = deps.with_(episodes=CountingNearest(deps.episodes))
-    say(deps, alice, "I'm allergic to peanuts.")
-    assert len(deps.episodes.asked) == 1  # sealed words are not searchable in clear
-
-
 class FailingPut:
     """The fake episode store, whose ``put`` fails on its ``nth`` call from now on."""
 

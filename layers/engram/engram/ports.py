@@ -85,12 +85,6 @@ class EpisodeStore(Protocol):
         """For each (vector, event type): the user's ``k`` nearest events of that type, each
         with ``_score`` = (1 + cosine) / 2."""
         ...
-    def may_repeat(self, scope: Scope, items: list[tuple[str, str]]) -> list[bool]:
-        """For each (text, event type): whether the user holds a retrievable event of that type
-        whose text has most of its words (``adapters.episode_store.REPEAT_SHARE`` of its analysed terms; a text with
-        none left after analysis, any event of the type). Only such an event can be a
-        near-duplicate worth a vector check. One request for all of them."""
-        ...
     def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
                lexical_size: int | None = None,
                blind: list[str] | None = None) -> tuple[list[EpisodeDoc], list[EpisodeDoc]]:

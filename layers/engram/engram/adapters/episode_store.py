@@ -57,11 +57,6 @@ if (!changed) { ctx.op = 'none' }
 """
 
 
-# A near-duplicate (cosine >= 0.95 of two events' embedded text) shares most of its words with the
-# event it repeats: at least this share of its analysed terms (``may_repeat``).
-REPEAT_SHARE = 0.6
-
-
 def _owned_by(doc: dict, scope: Scope) -> bool:
     return doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id
 
@@ -210,26 +205,6 @@ class EpisodeStore:
             lines += [{"index": self.index, "routing": episode_routing(scope)},
                       self.knn_body(scope, vector, k, [{"term": {"type": type_}}])]
         return self._msearch(lines, None)
-
-    def may_repeat(self, scope: Scope, items: list[tuple[str, str]]) -> list[bool]:
-        """One search for a whole batch, a ``filters`` aggregation with a bucket per item: for each
-        (text, type), whether the user has an event of that type holding ``REPEAT_SHARE`` of the
-        text's analysed terms (Lucene rounds the share down, so one shared word of two is enough)."""
-        if not items:
-            return []
-        buckets = {f"i{i}": {"bool": {"filter": [
-            {"term": {"type": type_}},
-            {"match": {"text": {"query": text, "minimum_should_match": f"{round(REPEAT_SHARE * 100)}%",
-                                "zero_terms_query": "all"}}}]}} for i, (text, type_) in enumerate(items)}
-        body = {"size": 0, "query": {"bool": {"filter": self.scope_filter(scope)}},
-                "aggs": {"repeats": {"filters": {"filters": buckets}}}}
-        try:
-            result = self.client.search(index=self.index, routing=episode_routing(scope), body=body,
-                                        request_timeout=10)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
-        counts = result["aggregations"]["repeats"]["buckets"]
-        return [counts[f"i{i}"]["doc_count"] > 0 for i in range(len(items))]
 
     def _responses(self, lines: list[dict], timeout_s: float | None) -> list[dict]:
         """One ``_msearch`` round trip; each search's response, or the first error raised."""

@@ -121,6 +121,22 @@ def weighted_overlap(term_weights: Mapping[str, float], text: str | Tokens) -> f
     return sum(w for t, w in term_weights.items() if tokens.frequency(t)) / total
 
 
+# A repeat says again the words of the event it folds into, not only its meaning: a turn is embedded
+# with the one before it as context, so a reply can reach cosine 0.95 to the message it answers
+# while sharing few of its words (on LoCoMo dev, 36 of 1,165 pairs at 0.95).
+REPEAT_SHARE = 0.5
+
+
+def repeats_wording(text: str, earlier: str, share: float = REPEAT_SHARE) -> bool:
+    """Whether ``earlier`` holds at least ``share`` of ``text``'s terms (``query_terms``, matched as
+    ``Tokens.frequency`` matches them); a text without any repeats whatever it is close to."""
+    terms = query_terms(text)
+    if not terms:
+        return True
+    tokens = Tokens.of(earlier)
+    return sum(1 for t in terms if tokens.frequency(t)) >= share * len(terms)
+
+
 def evidence_weights(term_weights: Mapping[str, float]) -> dict[str, float]:
     """The weights a term's presence counts with as evidence of a record: a lone Chinese character
     (上 of 上的大学, found in 上海) half its word's, since it is as often part of another word."""

@@ -16,13 +16,14 @@ from ..bootstrap import Dependencies
 from ..domain import crypto
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.keys import digest_parts
+from ..domain.lexical import repeats_wording
 from ..domain.model import EventType, Scope
 from ..domain.records import AuditEntry, Fact, SessionRef, UserState
 from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
 from ..errors import Conflict
 from .ingestion import ExtractedBatch, ExtractedTurn
-from .privacy import protect_fact, seal_episode, seal_turns
+from .privacy import protect_fact, reveal_episode, seal_episode, seal_turns
 from .users import write_lease
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
@@ -74,15 +75,17 @@ def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list, sealed_ids
 
 
 def _fold_duplicates(docs: list[dict], hits: list[list[dict]]) -> tuple[dict, dict, list[AuditEntry]]:
-    """Which of ``docs`` (each beside its nearest stored event of its type) repeat an event they
-    fold into (raising its confidence): where each folded doc went, the merged events' new fields
+    """Which of ``docs`` (each beside its nearest stored event of its type) repeat an event, in
+    meaning (cosine >= 0.95) and in wording (``lexical.repeats_wording``), and fold into it
+    (raising its confidence): where each folded doc went, the merged events' new fields
     and the audit entries of the merges. Two docs of one batch that repeat the same event both
     fold into it; a doc of the batch itself (already searchable when the index refreshes on
     every write) is no target: nothing folds into a doc that may be folded away."""
     merged_into, merges, targets, audit = {}, {}, {}, []
     ours = {d["event_id"] for d in docs}
     for doc, found in zip(docs, hits, strict=True):
-        if not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] in ours:
+        if (not found or found[0]["_score"] < MERGE_SCORE or found[0]["event_id"] in ours
+                or not repeats_wording(doc.get("text") or "", found[0].get("text") or "")):
             continue
         target = targets.setdefault(found[0]["event_id"], found[0])
         merged_into[doc["event_id"]] = target["event_id"]
@@ -177,13 +180,6 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
     one more bulk request: their docs deleted, their targets merged. A crash before the fold
     leaves the repeat as an event of its own: a duplicate, never a lost memory."""
     pending, checked = [], []
-    # Only an event whose wording the user has mostly said before can repeat one: one search for
-    # the request, beside the first embedding, instead of a vector search per event (two thirds of
-    # OpenSearch's CPU while ingesting). It also keeps a reply from folding into the turn it answers:
-    # embedded with that turn as its context, on LoCoMo dev 36 of 1,165 pairs at cosine >= 0.95 were
-    # such a reply and its question, sharing under 40 % of their words. A sealed event's words are
-    # not searchable in clear: it is always checked.
-    said = _beside(deps.episodes.may_repeat, scope, [(d["text"], d["type"]) for d in docs]) if embed else None
     # Embedded ``embed_group`` at a time: a group's duplicate check and bulk write run while the
     # next group is embedded, so a request waits for the embedder and for one group's writes.
     size = deps.settings.embed_group if embed else max(len(docs), 1)
@@ -195,18 +191,16 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
                 texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in group]
                 for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
                     doc["vector"] = vector
-                suspects = [d for d, maybe in zip(group, said.result()[start:start + size], strict=True)
-                            if maybe or d["sensitive"]]
-                if suspects:
-                    checked.append((suspects, _beside(deps.episodes.nearest_of_type, scope,
-                                                      [(d["vector"], d["type"]) for d in suspects], 1)))
+                checked.append((group, _beside(deps.episodes.nearest_of_type, scope,
+                                               [(d["vector"], d["type"]) for d in group], 1)))
             pending.append(_beside(_put_group, deps, scope, group))
     finally:  # nothing of this request is left running when it answers, whatever happened
-        futures.wait(pending + [found for _, found in checked] + ([said] if said else []))
+        futures.wait(pending + [found for _, found in checked])
     for written in pending:
         written.result()
     docs_checked = [d for group, _ in checked for d in group]
-    hits = [hit for _, found in checked for hit in found.result()]
+    # A sealed event's words are compared in clear (``repeats_wording``), as its owner would read them.
+    hits = [[reveal_episode(deps.keys, scope, h) for h in hit] for _, found in checked for hit in found.result()]
     merged_into, merges, audit = _fold_duplicates(docs_checked, hits)
     if merged_into:
         deps.episodes.put(scope, [], merges=merges, drop=list(merged_into))
