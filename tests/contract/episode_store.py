@@ -138,29 +138,29 @@ class EpisodeStoreContract(Contract):
     def test_knn_never_returns_another_owners_events(self, store, alice, request, who):
         store.put(request.getfixturevalue(who), [doc(vector=vec(a=1), text="mango")])
         [hits] = store.nearest_of_type(alice, [(vec(a=1), "preference")], 5)
-        dense, lexical = store.hybrid(alice, vec(a=1), "mango", 5)
-        assert hits == [] and dense == [] and lexical == []
+        dense, (lexical, total, _) = store.nearest(alice, vec(a=1), 5), store.lexical(alice, "mango", 5)
+        assert hits == [] and dense == [] and lexical == [] and total == 0
 
-    # -- hybrid -------------------------------------------------------------------------------
+    # -- recall's candidates: nearest (k-NN) and lexical ---------------------------------------
 
-    def test_hybrid_dense_hits_are_scored_without_vectors(self, store, alice):
+    def test_nearest_hits_are_scored_without_vectors(self, store, alice):
         a, b = doc(vector=vec(a=1)), doc(vector=vec(a=1, b=1))
         store.put(alice, [a, b])
-        dense, _ = store.hybrid(alice, vec(a=1), "nothing matches this", 1)
+        dense = store.nearest(alice, vec(a=1), 1)
         assert ids(dense) == [a["event_id"]] and dense[0]["_score"] == pytest.approx(1.0, abs=1e-3)
         assert "vector" not in dense[0]
 
-    def test_hybrid_without_a_vector_is_lexical_only(self, store, alice):
+    def test_lexical_needs_no_vector(self, store, alice):
         store.put(alice, [doc(text="mango lassi", vector=vec(a=1))])
-        dense, lexical = store.hybrid(alice, None, "mango", 5)
-        assert dense == [] and len(lexical) == 1
+        lexical, _, _ = store.lexical(alice, "mango", 5)
+        assert len(lexical) == 1
 
     def test_lexical_hits_match_words_and_come_without_vectors(self, store, alice):
         hit = doc(text="I am allergic to peanuts", vector=vec(a=1))
         summary = doc(summary="peanuts allergy", vector=vec(b=1))
         miss = doc(text="The weather in Lisbon", vector=vec(c=1))
         store.put(alice, [hit, summary, miss])
-        _, lexical = store.hybrid(alice, None, "peanuts", 10)
+        lexical, _, _ = store.lexical(alice, "peanuts", 10)
         assert set(ids(lexical)) == {hit["event_id"], summary["event_id"]}
         assert all(d["_score"] > 0 and "vector" not in d for d in lexical)
 
@@ -179,35 +179,33 @@ class EpisodeStoreContract(Contract):
     def test_lexical_matches_keywords_exactly_and_ignores_stop_words(self, store, alice):
         tagged = doc(text="something else", keywords=["sushi"])
         store.put(alice, [tagged, doc(text="the cat")])
-        assert ids(store.hybrid(alice, None, "Sushi", 5)[1]) == [tagged["event_id"]]
-        assert store.hybrid(alice, None, "the", 5)[1] == []
+        assert ids(store.lexical(alice, "Sushi", 5)[0]) == [tagged["event_id"]]
+        assert store.lexical(alice, "the", 5)[0] == []
 
-    def test_lexical_ranks_the_better_match_first_and_honours_lexical_size(self, store, alice):
+    def test_lexical_ranks_the_better_match_first_and_honours_its_size(self, store, alice):
         both = doc(text="mango smoothie recipe", summary="mango smoothie")
         one = doc(text="a smoothie with banana and oats and milk and honey")
         store.put(alice, [one, both])
-        _, lexical = store.hybrid(alice, None, "mango smoothie", 5)
+        lexical, _, _ = store.lexical(alice, "mango smoothie", 5)
         assert ids(lexical) == [both["event_id"], one["event_id"]]
-        assert len(store.hybrid(alice, None, "mango smoothie", 5, lexical_size=1)[1]) == 1
+        assert len(store.lexical(alice, "mango smoothie", 1)[0]) == 1
 
     def test_lexical_skips_archived_but_finds_evicted_events(self, store, alice):
         evicted = doc(text="kayak trip", evicted=True)
         store.put(alice, [evicted, doc(text="kayak lesson", archived=True)])
-        assert ids(store.hybrid(alice, None, "kayak", 5)[1]) == [evicted["event_id"]]
+        assert ids(store.lexical(alice, "kayak", 5)[0]) == [evicted["event_id"]]
 
-    def test_lexical_and_nearest_are_hybrids_two_halves_with_the_term_counts(self, store, alice, bob):
-        store.put(alice, [doc(text="mango smoothie recipe", vector=vec(a=1)), doc(text="kayak trip", vector=vec(b=1)),
-                          doc(text="mango farm", vector=vec(a=1, b=1), archived=True)])
+    def test_lexical_brings_the_term_counts_and_nearest_the_cosine_order(self, store, alice, bob):
+        smoothie, kayak = doc(text="mango smoothie recipe", vector=vec(a=1)), doc(text="kayak trip", vector=vec(b=1))
+        store.put(alice, [smoothie, kayak, doc(text="mango farm", vector=vec(a=1, b=1), archived=True)])
         store.put(bob, [doc(text="mango mango", vector=vec(a=1))])
-        dense, lexical = store.hybrid(alice, vec(a=1), "mango kayak", 5)
         hits, total, df = store.lexical(alice, "mango kayak", 5, count_terms=["mango", "kayak", "paris"])
-        assert ids(hits) == ids(lexical) and len(hits) == 2
-        assert [h["_score"] for h in hits] == pytest.approx([h["_score"] for h in lexical])
+        assert set(ids(hits)) == {smoothie["event_id"], kayak["event_id"]} and all(h["_score"] > 0 for h in hits)
         assert (total, df) == store.term_counts(alice, ["mango", "kayak", "paris"]) == (2, {"mango": 1, "kayak": 1,
                                                                                           "paris": 0})
         nearest = store.nearest(alice, vec(a=1), 5)
-        assert ids(nearest) == ids(dense) and all("vector" not in h for h in nearest)
-        assert [h["_score"] for h in nearest] == pytest.approx([h["_score"] for h in dense])
+        assert ids(nearest) == [smoothie["event_id"], kayak["event_id"]] and all("vector" not in h for h in nearest)
+        assert [h["_score"] for h in nearest] == pytest.approx([1.0, 0.5], abs=1e-3)
         assert store.lexical(alice, "mango", 5)[1:] == (2, {})  # no terms: the events alone
         assert store.lexical(bob, "kayak", 5) == ([], 1, {})
 
@@ -355,7 +353,7 @@ class EpisodeStoreContract(Contract):
             assert store.get(alice, d["event_id"]) == {**{k: v for k, v in d.items() if k != "vector"}, **blanks,
                                                        "tenant": alice.tenant, "user_id": alice.user_id}
         assert store.nearest_of_type(alice, [(vec(a=1), "preference")], 5) == [[]]
-        assert store.hybrid(alice, vec(a=1), "dinosaurs secret", 5) == ([], [])
+        assert store.nearest(alice, vec(a=1), 5) == [] and store.lexical(alice, "dinosaurs secret", 5)[0] == []
         assert store.redact_content(alice, blanks) == 0
         assert store.get(bob, theirs["event_id"]) == {**theirs, "tenant": bob.tenant, "user_id": bob.user_id}
 

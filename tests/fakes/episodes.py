@@ -204,12 +204,6 @@ class InMemoryEpisodeStore:
         hits.sort(key=lambda item: -item[0])
         return [{**_without_vector(d), "_score": score} for score, d in hits[:size]]
 
-    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list[dict], list[dict]]:
-        lexical = self._lexical(scope, text, lexical_size or size, blind)
-        dense = self._dense(scope, vector, size) if vector is not None else []
-        return dense, lexical
-
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[dict], int, dict[str, int]]:
         return (self._lexical(scope, text, size, blind), *self.term_counts(scope, list(count_terms or [])))

@@ -96,7 +96,7 @@ def test_a_users_nearest_events_are_the_exact_ones(deps, alias):
     for _ in range(8):
         query = unit_vectors(rng, centre, 1, 1.2)[0]
         expected = [ids[i] for i in np.argsort(-(mine @ query))[:100]]
-        knn, _ = store.hybrid(me, query.tolist(), "nothing lexical", 100)
+        knn = store.nearest(me, query.tolist(), 100)
         assert [d["event_id"] for d in knn] == expected
         cosines = sorted(mine @ query, reverse=True)[:100]
         assert np.allclose([2 * d["_score"] - 1 for d in knn], cosines, atol=1e-4)

@@ -44,6 +44,5 @@ def test_no_query_makes_the_lexical_search_fail(deps, text):
     """OpenSearch refuses a query of more than 1024 clauses: whatever the query's script, the
     search reads few enough of its tokens (``domain.query.lexical_text``)."""
     assume(not text_problem(text))
-    deps.episodes.hybrid(Scope("fuzz-tenant", "u1"), None, lexical_text(text), 10, lexical_size=10)
     # as a recall asks it: with the question's terms counted in the same round trip
     deps.episodes.lexical(Scope("fuzz-tenant", "u1"), lexical_text(text), 10, count_terms=list(query_terms(text)))

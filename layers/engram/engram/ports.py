@@ -85,20 +85,16 @@ class EpisodeStore(Protocol):
         """For each (vector, event type): the user's ``k`` nearest events of that type, each
         with ``_score`` = (1 + cosine) / 2."""
         ...
-    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None,
-               blind: list[str] | None = None) -> tuple[list[EpisodeDoc], list[EpisodeDoc]]:
-        """(dense hits with ``_score`` = (1 + cosine) / 2, lexical hits with a BM25-like
-        ``_score`` and their ``vector``) among the user's retrievable events; ``blind`` tokens
-        also match sealed events by their ``blind_terms``."""
-        ...
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[EpisodeDoc], int, dict[str, int]]:
-        """``hybrid``'s lexical hits without a vector, with ``term_counts(count_terms)`` in the
-        same round trip: what a recall asks while its question is embedded."""
+        """The user's retrievable events matching ``text`` lexically (a BM25-like ``_score``, no
+        ``vector``; ``blind`` tokens also match sealed events by their ``blind_terms``), with
+        ``term_counts(count_terms)`` in the same round trip: what a recall asks while its question
+        is embedded."""
         ...
     def nearest(self, scope: Scope, vector: list[float], size: int) -> list[EpisodeDoc]:
-        """``hybrid``'s dense hits alone."""
+        """The user's ``size`` retrievable events nearest ``vector``, ``_score`` = (1 + cosine) / 2,
+        without their vectors."""
         ...
     def count(self, scope: Scope, *, tier: Tier = "hot") -> int: ...
     def evict_over_cap(self, scope: Scope, cap: int) -> list[str]: ...

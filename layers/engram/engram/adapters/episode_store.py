@@ -247,20 +247,11 @@ class EpisodeStore:
         return (int(response["hits"]["total"]["value"]),
                 {term: int(counts[f"t{i}"]["doc_count"]) for i, term in enumerate(terms)})
 
-    def hybrid(self, scope: Scope, vector: list[float] | None, text: str, size: int, *,
-               lexical_size: int | None = None, blind: list[str] | None = None) -> tuple[list, list]:
-        """Dense (k-NN) and lexical (BM25, English and CJK analysis) candidates in one round trip."""
-        header = {"index": self.index, "routing": episode_routing(scope)}
-        lines: list[dict] = [header, self._lexical_body(scope, text, lexical_size or size, blind)]
-        if vector is not None:
-            lines += [header, self.knn_body(scope, vector, size)]
-        hits = self._msearch(lines, None)
-        return (hits[1] if vector is not None else []), hits[0]
-
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[dict], int, dict[str, int]]:
-        """The lexical candidates, and (as ``term_counts``) the user's events and how many hold
-        each of ``count_terms``: two searches in one round trip, which needs no query vector."""
+        """Lexical candidates (BM25, English and CJK analysis) and, as ``term_counts``, the user's
+        events and how many hold each of ``count_terms``: two searches in one round trip, which
+        needs no query vector."""
         header = {"index": self.index, "routing": episode_routing(scope)}
         terms = list(count_terms or [])
         responses = self._responses([header, self._lexical_body(scope, text, size, blind),
