@@ -136,3 +136,9 @@ def test_repeats_wording_needs_most_of_the_terms_of_the_new_text():
                                "I went to the support group yesterday and it was powerful.")
     assert repeats_wording("我喜欢爵士乐", "我很喜欢爵士乐") and not repeats_wording("我喜欢爵士乐", "今天下雨了")
     assert repeats_wording("ok", "anything at all")  # nothing to compare: the cosine decides
+
+
+@given(term=st.text(alphabet=st.sampled_from(list("ab'1 上海我\u4e00\u9fff\u3400\u4dff")), max_size=4))
+def test_is_cjk_is_a_whole_run_of_chinese_characters(term):
+    """Its shortcut on the first character answers as the full match it stands in front of."""
+    assert is_cjk(term) == bool(re.fullmatch(r"[\u4e00-\u9fff]+", term))

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.fusion import NO_RECORD_BLOCK, RecallItem
+from engram.domain.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
 from engram.service.recall.runners import LATENCY, StepLatency, warm_up
@@ -309,3 +309,12 @@ def test_a_store_whose_warm_up_failed_is_not_probed_again_on_every_request(deps,
     for _ in range(3):
         warm_up(broken, RECALL_PLAN.steps())
     assert len(calls) == 1
+
+
+def test_the_largest_k_gets_as_many_episodes_as_the_user_has_relevant(deps, alice):
+    """The k-NN candidates of the default recipe (``RecallRecipe.candidates``) are never fewer
+    than the largest k a request may ask: asking for MAX_K finds MAX_K events."""
+    assert RECALL_PLAN.recipe.candidates >= MAX_K
+    say(deps, alice, *[f"I played chess with cousin number {i} today." for i in range(MAX_K + 10)])
+    answer = ask(deps, alice, "Who did I play chess with?", k=MAX_K)
+    assert len(texts(answer, "episode")) == MAX_K

@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 
 from ..domain import limits
 from ..domain.cleaning import ID_PATTERN, to_utc
+from ..domain.fusion import MAX_K
 from ..domain.tasks import TaskStatus
 
 DESCRIPTION = f"""User memory for AI agents.
@@ -168,7 +169,7 @@ class RecallBody(_Body):
     query: text(2000, 1)
     session_id: Id | None = None
     device_id: Id | None = None
-    k: Annotated[StrictInt, Field(ge=1, le=50)] = 10
+    k: Annotated[StrictInt, Field(ge=1, le=MAX_K)] = 10
     now: Timestamp | None = None
 
 

@@ -44,7 +44,8 @@ BACKGROUND_SHARE = 0.2
 
 
 def is_cjk(term: str) -> bool:
-    return bool(_CJK_RUN.fullmatch(term))
+    # Asked for every term of every candidate: an English word's first letter settles it unmatched.
+    return bool(term) and "\u4e00" <= term[0] <= "\u9fff" and bool(_CJK_RUN.fullmatch(term))
 
 
 def query_terms(text: str) -> tuple[str, ...]:

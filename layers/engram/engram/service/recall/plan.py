@@ -17,6 +17,7 @@ from ...bootstrap import Dependencies
 from ...domain.cleaning import format_timestamp, parse_timestamp, validate_id
 from ...domain.fusion import (
     HYBRID,
+    MAX_K,
     NO_RECORD_BLOCK,
     RecallItem,
     RecallRecipe,
@@ -54,8 +55,8 @@ class RecallRequest:
             raise ValidationFailed("query must be a non-empty string", field="query")
         if len(query) > 2000:
             raise ValidationFailed("query must be at most 2000 characters", field="query")
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= 50:
-            raise ValidationFailed("k must be an integer between 1 and 50", field="k")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise ValidationFailed(f"k must be an integer between 1 and {MAX_K}", field="k")
         when = parse_timestamp(now, "now") if now is not None else datetime.now(UTC)
         ref = None
         if session_id is not None or device_id is not None:
