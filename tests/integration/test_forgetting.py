@@ -95,15 +95,18 @@ def test_near_duplicates_merge_into_the_older_event(deps, tenant_key):
     far = [rng.gauss(0, 1) for _ in range(384)]
     t0 = datetime.now(UTC) - timedelta(days=2)
 
-    def doc(name: str, vector: list[float], minutes: int) -> dict:
+    def doc(name: str, vector: list[float], minutes: int, text: str) -> dict:
         ts = (t0 + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")
-        return {"event_id": f"ev-{name}-{uuid.uuid4().hex[:8]}", "type": "fact", "summary": name, "text": name,
+        return {"event_id": f"ev-{name}-{uuid.uuid4().hex[:8]}", "type": "fact", "summary": text, "text": text,
                 "context": "", "keywords": [], "raw_sha256": name, "message_ids": [f"m-{name}"], "session_id": "s",
                 "device_id": "d", "ts": ts, "occurred_at": ts, "confidence": 0.8, "trust_source": "rule",
                 "weight": 1.0, "tags": [], "sensitive": False, "evicted": False, "archived": False,
                 "merged_count": 1, "updated_at": ts, "vector": vector}
 
-    older, newer, other = doc("older", base, 0), doc("newer", near, 10), doc("other", far, 20)
+    # A repeat in meaning and in words folds; a reply as close in meaning would not (unit tests).
+    older = doc("older", base, 0, "I moved to Lisbon in May.")
+    newer = doc("newer", near, 10, "I moved to Lisbon in May!")
+    other = doc("other", far, 20, "My sister plays the cello.")
     episodes.put(scope, [older, newer, other])
     report = run_forgetting(deps, users=[scope])
     assert report["merged"] == 1

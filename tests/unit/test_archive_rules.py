@@ -1,6 +1,10 @@
 """Pure archive and forgetting rules."""
 
+import math
 from datetime import UTC, date, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engram.domain import forgetting as rules
 from engram.domain.archive import (
@@ -13,6 +17,7 @@ from engram.domain.archive import (
     shard_of,
     verification_failures,
 )
+from engram.domain.lexical import repeats_wording
 
 
 def test_keys_are_hive_partitions_and_manifest_names_the_day():
@@ -78,6 +83,59 @@ def test_near_duplicates_fold_into_the_oldest_of_the_same_type():
     d = ev(4, "fact", 1, vector=[0.0, 1.0], message_ids=["m4"])
     [merge] = rules.near_duplicates([d, c, b, a], 0.95)
     assert merge.keep == "e1" and merge.absorbed == ["e2"] and merge.message_ids == ["m1", "m2"]
+
+
+def test_a_reply_close_in_meaning_is_not_folded_into_the_message_it_answers():
+    """As at ingestion: a turn is embedded with the one before it, so a reply can be 0.95 to the
+    message it answers; the nightly job folds only what repeats the words too."""
+    asked = ev(1, "fact", 3, vector=[1.0, 0.0], text="Did you finish the marathon in Boston last spring?")
+    answer = ev(2, "fact", 2, vector=[0.99, 0.05], text="Yes! Crossed the line in under four hours.")
+    again = ev(3, "fact", 1, vector=[0.995, 0.02], text="Did you finish the Boston marathon last spring?")
+    [merge] = rules.near_duplicates([answer, again, asked], 0.95)
+    assert merge.keep == "e1" and merge.absorbed == ["e3"]
+
+
+def _reference_near_duplicates(events, min_cosine):
+    """The rule as first written: a pure-Python cosine against each representative in turn."""
+    def cosine(a, b):
+        norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+        return sum(x * y for x, y in zip(a, b, strict=True)) / norm if norm else 0.0
+
+    reps, merges = {}, {}
+    for event in sorted(events, key=lambda e: (e["ts"], e["event_id"])):
+        if not event.get("vector") or event.get("archived"):
+            continue
+        same = reps.setdefault(event["type"], [])
+        target = next((m for rep, m in same if cosine(rep["vector"], event["vector"]) >= min_cosine
+                       and repeats_wording(event.get("text") or "", rep.get("text") or "")), None)
+        if target is None:
+            merge = rules.Merge(event["event_id"], [], list(event.get("message_ids") or []))
+            same.append((event, merge))
+            merges[event["event_id"]] = merge
+        else:
+            target.absorbed.append(event["event_id"])
+            target.message_ids = sorted(set(target.message_ids) | set(event.get("message_ids") or []))
+    return [(m.keep, m.absorbed, m.message_ids) for m in merges.values() if m.absorbed]
+
+
+_EVENT = st.fixed_dictionaries({
+    "type": st.sampled_from(["fact", "emotion"]),
+    "days_ago": st.integers(0, 5),
+    # Few directions, so that most lists hold repeats: the same, scaled, close (0.995), apart, none
+    "vector": st.sampled_from([None, [1.0, 0.0, 0.0], [2.0, 0.0, 0.0], [1.0, 0.1, 0.0], [0.0, 1.0, 0.0],
+                               [0.0, 0.0, 0.0], [1.0, 1.0, 0.0]]),
+    "text": st.sampled_from(["", "I ran the Boston marathon", "I ran a marathon", "Boston was cold", "ok"]),
+    "archived": st.booleans(),
+})
+
+
+@given(st.lists(_EVENT, max_size=25))
+def test_near_duplicates_fold_as_the_pairwise_rule_did(specs):
+    events = [ev(i, s["type"], s["days_ago"], vector=s["vector"], text=s["text"], archived=s["archived"],
+                 message_ids=[f"m{i}"]) for i, s in enumerate(specs)]
+    # 0.93: no cosine of these vectors lands on it (no tie to round either way)
+    assert [(m.keep, m.absorbed, m.message_ids) for m in rules.near_duplicates(events, 0.93)] \
+        == _reference_near_duplicates(events, 0.93)
 
 
 def test_behaviour_patterns_are_counts_only():

@@ -21,6 +21,7 @@ from ..bootstrap import Dependencies
 from ..domain import forgetting as rules
 from ..domain.model import Scope
 from ..domain.records import AuditEntry
+from .privacy import reveal_episode
 
 
 def _now(now: str | datetime | None) -> datetime:
@@ -34,7 +35,8 @@ _NOTHING = {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
 
 def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
     settings = deps.settings
-    events = deps.episodes.for_forgetting(scope)
+    # Read as their owner would (a sealed event's words are compared in clear, never written back).
+    events = [reveal_episode(deps.keys, scope, e) for e in deps.episodes.for_forgetting(scope)]
     by_id = {e["event_id"]: e for e in events}
     stamp = now.astimezone(UTC).isoformat().replace("+00:00", "Z")
     updates: dict[str, dict] = {}
