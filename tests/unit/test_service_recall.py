@@ -13,7 +13,7 @@ import pytest
 from engram.domain.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
-from engram.service.recall.runners import LATENCY, StepLatency, warm_up
+from engram.service.recall.runners import LATENCY, FairAdmission, StepLatency, warm_up
 from tests.unit.support import Wrapped, failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -318,3 +318,42 @@ def test_the_largest_k_gets_as_many_episodes_as_the_user_has_relevant(deps, alic
     say(deps, alice, *[f"I played chess with cousin number {i} today." for i in range(MAX_K + 10)])
     answer = ask(deps, alice, "Who did I play chess with?", k=MAX_K)
     assert len(texts(answer, "episode")) == MAX_K
+
+
+def _wait_until(condition) -> None:
+    for _ in range(2000):
+        if condition():
+            return
+        time.sleep(0.001)
+    raise AssertionError("never happened")
+
+
+@pytest.mark.parametrize("admission", [FairAdmission])
+def test_a_released_slot_goes_to_the_oldest_waiter_not_back_to_its_holder(admission):
+    """A client that releases and asks again queues behind those already waiting (a plain
+    ``threading.Semaphore`` hands it straight back: the other client starves)."""
+    gate, entered = admission(1), []
+    gate.__enter__()
+    waiter = threading.Thread(target=lambda: (gate.__enter__(), entered.append("waiter"), gate.__exit__()))
+    waiter.start()
+    _wait_until(lambda: len(gate._waiting) == 1)
+    gate.__exit__()
+    with gate:
+        entered.append("holder again")
+    waiter.join(5)
+    assert entered == ["waiter", "holder again"]
+
+
+def test_waiters_get_in_in_the_order_they_came():
+    gate, entered, threads = FairAdmission(1), [], []
+    gate.__enter__()
+    for name in "abcde":
+        thread = threading.Thread(target=lambda n=name: (gate.__enter__(), entered.append(n), gate.__exit__()))
+        thread.start()
+        threads.append(thread)
+        _wait_until(lambda k=len(threads): len(gate._waiting) == k)
+    gate.__exit__()
+    for thread in threads:
+        thread.join(5)
+    assert entered == list("abcde")
+    assert gate._free == 1 and not gate._waiting
