@@ -54,7 +54,8 @@ def near_duplicates(events: list[dict], min_cosine: float) -> list[Merge]:
     events is folded in seconds (a pure-Python cosine per pair took the nightly job hours)."""
     ordered = [e for e in sorted(events, key=lambda e: (_ts(e), e["event_id"]))
                if e.get("vector") and not e.get("archived")]
-    merges: dict[str, Merge] = {e["event_id"]: Merge(e["event_id"]) for e in ordered}  # in time order
+    position = {e["event_id"]: n for n, e in enumerate(ordered)}
+    merges: list[Merge] = []
     by_type: dict[str, list[dict]] = {}
     for event in ordered:
         by_type.setdefault(event["type"], []).append(event)
@@ -69,14 +70,14 @@ def near_duplicates(events: list[dict], min_cosine: float) -> list[Merge]:
             close = np.flatnonzero(reps[:len(rep_merges)] @ unit[i] >= min_cosine)
             target = next((rep_merges[j][1] for j in close if repeats_wording(text, rep_merges[j][0])), None)
             if target is None:
-                merge = merges[event["event_id"]]
-                merge.message_ids = list(event.get("message_ids") or [])
+                merge = Merge(event["event_id"], [], list(event.get("message_ids") or []))
                 reps[len(rep_merges)] = unit[i]
                 rep_merges.append((text, merge))
+                merges.append(merge)
                 continue
             target.absorbed.append(event["event_id"])
             target.message_ids = sorted(set(target.message_ids) | set(event.get("message_ids") or []))
-    return [m for m in merges.values() if m.absorbed]
+    return sorted((m for m in merges if m.absorbed), key=lambda m: position[m.keep])  # in time order
 
 
 def behaviour_patterns(events: list[dict]) -> dict[tuple[str, int, int], int]:
