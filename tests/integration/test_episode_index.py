@@ -42,8 +42,9 @@ def unit_vectors(rng: np.random.Generator, centre: np.ndarray, n: int, spread: f
 def test_a_layout_change_moves_every_document_and_keeps_its_vector(deps, alias):
     client = deps.clients.opensearch
     old = f"{alias}-v{episode_index.LAYOUT - 1}-1s"
-    body = copy.deepcopy(episode_index.index_body(DIM))
-    body["mappings"]["properties"]["vector"]["method"]["parameters"] = {"m": 16, "ef_construction": 128}
+    body = copy.deepcopy(episode_index.index_body(DIM))  # layout 3's: a Lucene HNSW graph
+    del body["settings"]["index"]["knn.advanced.approximate_threshold"]
+    body["mappings"]["properties"]["vector"]["method"]["engine"] = "lucene"
     client.indices.create(index=old, body=body)
     client.indices.update_aliases(body={"actions": [{"add": {"index": old, "alias": alias}}]})
     store = store_on(deps, alias)
@@ -77,6 +78,16 @@ def test_a_layout_change_moves_every_document_and_keeps_its_vector(deps, alias):
     store.put(users[0], [doc("ev-after", text="written after the move")])
     assert store.get(users[0], "ev-after")["text"] == "written after the move"
     assert episode_index.ensure(client, alias, DIM, 1, 0)["moved_from"] == []
+
+
+def test_the_index_never_builds_a_graph(deps, alias):
+    """No query walks a graph (every search is exact, see the test below), so none is built:
+    faiss with ``approximate_threshold`` -1 keeps flat vectors only."""
+    index = episode_index.ensure(deps.clients.opensearch, alias, DIM, 1, 0)["index"]
+    settings = deps.clients.opensearch.indices.get_settings(index=index, flat_settings=True)[index]["settings"]
+    assert settings["index.knn.advanced.approximate_threshold"] == "-1"
+    mapping = deps.clients.opensearch.indices.get_mapping(index=index)[index]["mappings"]["properties"]["vector"]
+    assert mapping["method"]["engine"] == "faiss" and mapping["method"]["space_type"] == "cosinesimil"
 
 
 def test_a_users_nearest_events_are_the_exact_ones(deps, alias):

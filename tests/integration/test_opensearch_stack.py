@@ -1,7 +1,8 @@
 """OpenSearch with k-NN on the local stack (``local/stack up opensearch``).
 
 Only the lucene engine builds graphs here (the plugin ships without its faiss/nmslib JNI
-libraries), so Engram's vector fields name ``engine: lucene``. Indices are per test, deleted at the end.
+libraries); the episode index builds none (faiss with ``approximate_threshold`` -1, searched
+exactly in Java: ``test_episode_index.py``). Indices are per test, deleted at the end.
 """
 
 from __future__ import annotations
