@@ -118,3 +118,18 @@ def client_for(deps, tenant: str = "t1") -> TestClient:
     client = TestClient(create_app(deps), raise_server_exceptions=False)
     client.headers["Authorization"] = f"Bearer {key}"
     return client
+
+
+class OpeningNoted:
+    """The key store, with each purpose it opened a sealed value for noted."""
+
+    def __init__(self, keys) -> None:
+        self._keys, self.opened = keys, []
+
+    def __getattr__(self, name):
+        return getattr(self._keys, name)
+
+    def open(self, scope, token, purpose):
+        self.opened.append(purpose)
+        return self._keys.open(scope, token, purpose)
+

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engram.service.forgetting import forget_user, run_forgetting
-from tests.unit.support import iso
+from engram.service.privacy import seal_episode
+from tests.unit.support import OpeningNoted, iso
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
 
@@ -115,3 +116,15 @@ def test_run_forgetting_for_named_users_only(deps, alice, bob):
 def test_the_clock_may_be_given_as_text(deps, alice, now):
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
     assert run_forgetting(deps, now)["archived"] == 1
+
+
+def test_a_sealed_events_text_alone_is_opened_and_nothing_is_written_back_in_clear(deps, alice):
+    keys = OpeningNoted(deps.keys)
+    deps = deps.with_(keys=keys)
+    said = {"text": "I am allergic to peanuts", "context": "Any food I should avoid?", "keywords": ["peanuts"],
+            "sensitive": True}
+    deps.episodes.put(alice, [seal_episode(keys, alice, event("first", "fact", 3, vector=[1.0, 0.0], **said)),
+                              seal_episode(keys, alice, event("again", "fact", 2, vector=[0.999, 0.04], **said))])
+    assert forget_user(deps, alice, NOW)["merged"] == 1  # compared in clear: the same words
+    assert set(keys.opened) == {"episode:text"}
+    assert "peanuts" not in str(deps.episodes.all_for_user(alice)) + str(deps.audit.entries(alice))

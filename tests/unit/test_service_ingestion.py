@@ -14,7 +14,7 @@ from engram.service.profile import correct_profile_item, profile
 from engram.service.routing import event_id
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
-from tests.unit.support import T0, body, message, say, through_lambdas
+from tests.unit.support import T0, OpeningNoted, body, message, say, through_lambdas
 
 
 def episodes(deps, scope) -> list[dict]:
@@ -302,6 +302,18 @@ def test_the_same_sensitive_fact_again_reinforces_one_edge(deps, consenting):
     [item] = deps.graph.items(consenting)
     assert item["message_ids"] == ["a-0", "b-0"]
 
+
+
+def test_a_sealed_event_is_opened_only_when_a_turn_repeats_it_and_only_its_text(deps, consenting):
+    keys = OpeningNoted(deps.keys)
+    deps = deps.with_(keys=keys)
+    first = say(deps, consenting, "I'm allergic to peanuts.", prefix="a")
+    keys.opened.clear()
+    say(deps, consenting, "I'm allergic to shellfish and to dust.", prefix="b", session="s2")
+    assert not [p for p in keys.opened if p.startswith("episode:")]  # the nearest is no repeat: still sealed
+    again = say(deps, consenting, "I'm allergic to peanuts.", prefix="c", session="s3")
+    assert again["extracted"][0]["memory_id"] == first["extracted"][0]["memory_id"]  # folded, words compared
+    assert {p for p in keys.opened if p.startswith("episode:")} == {"episode:text"}
 
 # -- a long batch: embedded and written group by group -----------------------------------------
 

@@ -35,8 +35,10 @@ _NOTHING = {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
 
 def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
     settings = deps.settings
-    # Read as their owner would (a sealed event's words are compared in clear, never written back).
-    events = [reveal_episode(deps.keys, scope, e) for e in deps.episodes.for_forgetting(scope)]
+    # A sealed event's words are compared in clear, never written back: its text alone is opened
+    # (its summary where it has no text), not its context or keywords, which no rule reads.
+    events = [reveal_episode(deps.keys, scope, e, fields=("text",) if e.get("text") else ("summary",), keywords=False)
+              for e in deps.episodes.for_forgetting(scope)]
     by_id = {e["event_id"]: e for e in events}
     stamp = now.astimezone(UTC).isoformat().replace("+00:00", "Z")
     updates: dict[str, dict] = {}

@@ -16,6 +16,7 @@ Reads reveal for the user; once the key is shredded they show ``REDACTED`` inste
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import replace
 
 from ..domain import crypto
@@ -82,18 +83,21 @@ def seal_episode(keys: KeyStore, scope: Scope, doc: dict) -> dict:
     return {**doc, **sealed, "keywords": keywords, "blind_terms": keys.blind_terms(scope, index_terms(words))}
 
 
-def reveal_episode(keys: KeyStore, scope: Scope, doc: dict) -> dict:
-    """An event with its fields in clear for its owner (or the redaction once the key is gone)."""
+def reveal_episode(keys: KeyStore, scope: Scope, doc: dict, fields: Collection[str] = tuple(EPISODE_FIELDS),
+                   keywords: bool = True) -> dict:
+    """An event with its fields in clear for its owner (or the redaction once the key is gone).
+    A reader that needs only some of them opens only those (``fields``, ``keywords``): the others
+    stay sealed in what it gets."""
     if not any(crypto.is_sealed(doc.get(name)) for name in EPISODE_FIELDS):
         return doc
     out = {k: v for k, v in doc.items() if k != "blind_terms"}
     redacted = False
     for name, purpose in EPISODE_FIELDS.items():
-        if crypto.is_sealed(doc.get(name)):
+        if name in fields and crypto.is_sealed(doc.get(name)):
             out[name], gone = _open(keys, scope, doc[name], purpose)
             redacted |= gone
     words = doc.get("keywords") or []
-    if words and crypto.is_sealed(words[0]):
+    if keywords and words and crypto.is_sealed(words[0]):
         opened, gone = _open(keys, scope, words[0], EPISODE_KEYWORDS)
         out["keywords"] = [] if gone else json.loads(opened)
         redacted |= gone

@@ -199,8 +199,10 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
     for written in pending:
         written.result()
     docs_checked = [d for group, _ in checked for d in group]
-    # A sealed event's words are compared in clear (``repeats_wording``), as its owner would read them.
-    hits = [[reveal_episode(deps.keys, scope, h) for h in hit] for _, found in checked for hit in found.result()]
+    # A sealed event's words are compared in clear (``repeats_wording``), as its owner would read
+    # them: only a hit close enough to fold is opened, and only its text.
+    hits = [[reveal_episode(deps.keys, scope, h, fields=("text",), keywords=False) if h["_score"] >= MERGE_SCORE
+             else h for h in hit] for _, found in checked for hit in found.result()]
     merged_into, merges, audit = _fold_duplicates(docs_checked, hits)
     if merged_into:
         deps.episodes.put(scope, [], merges=merges, drop=list(merged_into))
