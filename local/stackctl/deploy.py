@@ -363,8 +363,11 @@ def deploy() -> dict:
         s3.create_bucket(Bucket=DEPLOY_BUCKET)
     api_id = pinned_api_id(cfn, STACK_NAME)
     # The page links the API hands out point at the URL clients call (LocalStack's path style).
+    # LocalStack starts an invocation again when it has run for about a minute: the local stack's
+    # forgetting invocations hand over their cursor well before that.
     parameters = {"Stage": STAGE, **store_parameters(), **local_kms_key(),
-                  "PublicApiUrl": api_url(ENDPOINT, api_id, STAGE), "EmbedOnnxDir": embed_onnx_dir()}
+                  "PublicApiUrl": api_url(ENDPOINT, api_id, STAGE), "EmbedOnnxDir": embed_onnx_dir(),
+                  "ForgetBudgetSeconds": "30"}
     check_data_format(parameters)
     migrated = migrate_stores(parameters)
     log(f"deploy: migrations applied {migrated}")

@@ -291,13 +291,6 @@ class EpisodeStoreContract(Contract):
         assert set(ids(found)) == {mine["event_id"], theirs["event_id"]}
         assert all("vector" not in d and d["evicted"] is True for d in found)
 
-    def test_users_lists_each_owner_with_events(self, store, alice, bob, stranger):
-        store.put(alice, [doc(), doc()])
-        store.put(bob, [doc(archived=True)])
-        found = [s for s in store.users() if s.tenant in (alice.tenant, stranger.tenant)]
-        assert sorted(found, key=lambda s: (s.tenant, s.user_id)) == sorted([alice, bob],
-                                                                             key=lambda s: s.user_id)
-
     def test_bulk_update_writes_through_each_owner_and_skips_missing_events(self, store, alice, bob):
         a, b = doc(weight=1.0), doc(weight=1.0)
         store.put(alice, [a])

@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from engram.domain.archive import shard_of
+from engram.domain.model import Scope
 from engram.domain.records import UserState
 
 from ._base import Contract
@@ -112,3 +114,28 @@ class ErasingUsersContract(Contract):
             started = time.monotonic()
             deps.erasure_jobs.mark_erasing(bob)
             assert time.monotonic() - started < 2 and store.is_erasing(bob)
+
+    @pytest.mark.parametrize("shards", [1, 3])
+    def test_a_fan_out_meets_every_user_once_and_none_being_erased(self, deps, store, owners, shards):
+        ids = ["alice", "a:b", "a", "名字", "b'); DROP TABLE users;--", "z" * 200, "A", "ä", "x|y", "0"]
+        users = [owners(u) for u in ids]
+        tenant = users[0].tenant
+        for scope in users:
+            store.ensure(scope)
+        deps.erasure_jobs.mark_erasing(users[1])
+        expected = sorted((s.tenant, s.user_id) for s in users[2:] + users[:1])
+
+        def fan_out(**only) -> list[tuple[str, str]]:
+            met = []
+            for shard in range(shards):
+                after = None if only else Scope(tenant, "")  # all tenants: start just before this one
+                while page := store.users_in_shard(shard, shards, after, 3, **only):
+                    assert len(page) <= 3 and all(shard_of(s.tenant, s.user_id, shards) == shard for s in page)
+                    met += [(s.tenant, s.user_id) for s in page if s.tenant == tenant]
+                    if page[-1].tenant != tenant:
+                        break  # past this test's tenant: other tests' users
+                    after = page[-1]
+            return met
+
+        for met in (fan_out(tenant=tenant), fan_out()):
+            assert sorted(met) == expected and len(met) == len(set(met))

@@ -13,6 +13,7 @@ from datetime import timedelta
 from itertools import count
 
 from engram.adapters.idempotency import EXPIRES, STALE
+from engram.domain.archive import shard_of
 from engram.domain.cleaning import validate_id
 from engram.domain.consent import decide_consent
 from engram.domain.model import Scope, Turn
@@ -184,6 +185,14 @@ class InMemoryUserRegistry:
 
     def erasing_users(self, tenant: str | None = None) -> set[Scope]:
         return {s for s, row in self.users.items() if row["erasing"] and tenant in (None, s.tenant)}
+
+    def users_in_shard(self, shard: int, shards: int, after: Scope | None, limit: int,
+                       tenant: str | None = None) -> list[Scope]:
+        key = (after.tenant, after.user_id) if after else None
+        found = sorted((s.tenant, s.user_id) for s, row in self.users.items()
+                       if not row["erasing"] and shard_of(s.tenant, s.user_id, shards) == shard
+                       and tenant in (None, s.tenant) and (key is None or (s.tenant, s.user_id) > key))
+        return [Scope(t, u) for t, u in found[:limit]]
 
     def is_erasing(self, scope: Scope) -> bool:
         return self.state(scope).erasing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import uuid
@@ -136,3 +137,40 @@ def test_recall_reads_old_originals_from_the_archive(deps, stack_state, app_clie
     assert originals and originals[0]["provenance"]["message_ids"] == [mid]
     assert said in originals[0]["text"]
     assert "archive" not in answer["degraded"]
+
+
+# -- the nightly run on Step Functions: shards walked by invocations that hand over a cursor ----
+
+def test_the_daily_rule_starts_the_forgetting_state_machine(stack_state):
+    from tests.integration.test_archive import aws
+
+    arn = stack_state["state_machines"]["ForgetStateMachine"]
+    events = aws("events")
+    rules = [r for r in events.list_rules()["Rules"] if r.get("ScheduleExpression") == "cron(30 3 * * ? *)"]
+    targets = [t for r in rules for t in events.list_targets_by_rule(Rule=r["Name"])["Targets"]]
+    target = next(t for t in targets if t["Arn"] == arn)
+    assert target.get("RoleArn"), "a rule starting Step Functions needs a role"
+    # Not started here: with no tenant it walks every user on the stack (the next test runs one tenant).
+
+
+def test_a_run_walks_every_shard_to_its_end_one_user_per_invocation(deps, stack_state, app_client, tenant_key):
+    from tests.integration.test_archive import run_execution
+
+    tenant, headers = tenant_key
+    now = datetime.now(UTC).replace(microsecond=0)
+    users = ["ann", "a:b", "a.b-c_d", "zed"]
+    said = {user: ingest(app_client, headers, user, [("Hello there, good morning!", now - timedelta(days=40)),
+                                                      ("I moved to Lisbon for a new job.", now - timedelta(days=2))])
+            for user in users}
+    # A budget far under one user's work: every invocation hands over after one user, so each
+    # shard with users loops through the state machine's Choice back to its next invocation.
+    execution = run_execution(stack_state["state_machines"]["ForgetStateMachine"],
+                              {"tenant": tenant, "now": now.isoformat(), "budget_s": 0.001}, timeout=300)
+    assert execution["status"] == "SUCCEEDED", execution.get("cause")
+    shards = json.loads(execution["output"])["shards"]
+    assert len(shards) == deps.settings.forget_shards and all(s["done"] for s in shards)
+    assert sum(s["totals"]["users"] for s in shards) == len(users)
+    assert sum(s["totals"]["archived"] for s in shards) == len(users)  # each one's stale greeting
+    for user, (hello, moved) in said.items():
+        events = {e["message_ids"][0]: e for e in deps.episodes.all_for_user(Scope(tenant, user))}
+        assert events[hello]["archived"] is True and not events[moved].get("archived")

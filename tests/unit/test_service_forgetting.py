@@ -3,13 +3,22 @@ counts, and that a second run on the same day changes nothing more."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from datetime import UTC, datetime, timedelta
+from unittest.mock import patch
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engram.service.forgetting import forget_user, run_forgetting
+from engram.config import Settings
+from engram.domain.model import Scope
+from engram.errors import ValidationFailed
+from engram.service import forgetting
+from engram.service.forgetting import ForgetShard, forget_shard, forget_user, plan_forgetting, run_forgetting
 from engram.service.privacy import seal_episode
+from tests.fakes import fake_deps
 from tests.unit.support import OpeningNoted, iso
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
@@ -99,6 +108,8 @@ def test_a_second_run_the_same_day_writes_no_audit(deps, alice):
 
 
 def test_run_forgetting_covers_every_user_and_sums_up(deps, alice, bob):
+    for scope in (alice, bob):
+        deps.users.ensure(scope)  # as the write fence does for every user who writes
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
     deps.episodes.put(bob, [event("old-hi", "greeting", 35), event("b-fact", "fact", 1)])
     totals = run_forgetting(deps, iso(NOW))
@@ -114,6 +125,7 @@ def test_run_forgetting_for_named_users_only(deps, alice, bob):
 
 @pytest.mark.parametrize("now", ["2026-11-30T12:00:00Z", "2026-11-30T12:00:00+00:00"])
 def test_the_clock_may_be_given_as_text(deps, alice, now):
+    deps.users.ensure(alice)
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
     assert run_forgetting(deps, now)["archived"] == 1
 
@@ -128,3 +140,70 @@ def test_a_sealed_events_text_alone_is_opened_and_nothing_is_written_back_in_cle
     assert forget_user(deps, alice, NOW)["merged"] == 1  # compared in clear: the same words
     assert set(keys.opened) == {"episode:text"}
     assert "peanuts" not in str(deps.episodes.all_for_user(alice)) + str(deps.audit.entries(alice))
+
+
+# -- the nightly fan-out: shards walked by invocations that hand each other a cursor -------------
+
+_IDS = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(users=st.sets(st.tuples(st.sampled_from(["t1", "t:2", "租户"]), _IDS), max_size=25),
+       shards=st.integers(1, 5), page=st.integers(1, 4), per_invocation=st.integers(1, 6), data=st.data())
+def test_a_run_forgets_every_user_once_whatever_the_shards_pages_and_budget(users, shards, page, per_invocation,
+                                                                           data):
+    deps = fake_deps(Settings().model_copy(update={"forget_shards": shards}))
+    scopes = [Scope(t, u) for t, u in sorted(users)]
+    erasing = set(data.draw(st.lists(st.sampled_from(scopes), max_size=3))) if scopes else set()
+    for scope in scopes:
+        deps.users.ensure(scope, erasing=scope in erasing)
+    met: list[Scope] = []
+
+    def forget(_, scope, when):
+        met.append(scope)
+        return {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 1, "skipped": 0}
+
+    ticks = iter(range(10**6))  # one tick a user: the budget is spent after per_invocation users
+    invocations, results = 0, []
+    with patch.object(forgetting, "PAGE", page), patch.object(forgetting, "forget_user", forget):
+        for item in plan_forgetting(deps, NOW)["work"]:
+            event = json.loads(json.dumps(item))  # as the state machine hands it on
+            while not event["done"]:
+                command = ForgetShard.from_event(event)
+                event = json.loads(json.dumps(forget_shard(deps, command, per_invocation,
+                                                           clock=lambda: next(ticks)).to_event()))
+                invocations += 1
+            results.append(event)
+    expected = [s for s in scopes if s not in erasing]
+    assert sorted(met, key=lambda s: (s.tenant, s.user_id)) == expected and len(set(met)) == len(met)
+    assert sum(r["totals"]["users"] for r in results) == len(expected)
+    assert sum(r["totals"]["pattern_rows"] for r in results) == len(expected)
+    assert invocations <= shards + len(expected) // per_invocation + len(expected) // page + shards
+
+
+@pytest.mark.parametrize("event", [{}, {"now": "2026-11-30T12:00:00Z", "shard": 4, "shards": 4},
+                                   {"now": "2026-11-30T12:00:00Z", "shard": "x", "shards": 4},
+                                   {"now": "yesterday", "shard": 0, "shards": 1},
+                                   {"now": "2026-11-30T12:00:00Z", "shard": 0, "shards": 1, "after": ["t1"]}])
+def test_a_malformed_shard_is_refused_naming_the_field(event):
+    with pytest.raises(ValidationFailed) as refused:
+        ForgetShard.from_event(event)
+    assert refused.value.field == "shard"
+
+
+@pytest.mark.parametrize("budget", [0, -1, "nan", "soon"])
+def test_a_budget_must_be_a_positive_number_of_seconds(budget):
+    with pytest.raises(ValidationFailed) as refused:
+        ForgetShard.from_event({"now": "2026-11-30T12:00:00Z", "shard": 0, "shards": 1, "budget_s": budget})
+    assert refused.value.field in ("budget_s", "shard")
+
+
+def test_a_tenant_run_meets_that_tenants_users_only(deps, alice, bob):
+    stranger = Scope("t2", "alice")
+    for scope in (alice, bob, stranger):
+        deps.users.ensure(scope)
+        deps.episodes.put(scope, [event("old-chat", "small_talk", 40)])
+    work = plan_forgetting(deps, NOW, tenant=alice.tenant)["work"]
+    totals = [forget_shard(deps, ForgetShard.from_event(item)).totals for item in work]
+    assert sum(t["archived"] for t in totals) == 2
+    assert not stored(deps, stranger)["old-chat"]["archived"] and stored(deps, bob)["old-chat"]["archived"]

@@ -157,6 +157,11 @@ class Settings(BaseSettings):
     repeat_window_days: int = Field(7, ge=1)
     repeat_factor: float = Field(0.3, gt=0, le=1)
     duplicate_cosine: float = Field(0.95, gt=0, le=1)
+    # The nightly run fans out over this many shards of the users (``domain.archive.shard_of``),
+    # each walked by invocations of at most this many seconds, each handing the next its cursor:
+    # no invocation outlasts its function's timeout, whatever the number of users.
+    forget_shards: int = Field(4, ge=1, le=256)
+    forget_budget_s: float = Field(600.0, gt=0)
     # Optional LLM extractor (OpenAI-compatible /chat/completions); unset: rules only.
     llm_url: str | None = None
     llm_model: str = "gpt-4o-mini"

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from datetime import date
 
+from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from ..domain.archive import Held, LiveRow, day_bounds, task_row_key, turn_row_key
 from .clients import Clients
 
-# The shard expression in the queries below is domain.archive.shard_of in SQL: the first 32 bits
-# of md5(tenant:user) modulo N (tests/unit/test_archive_rules.py holds the two together).
+# domain.archive.shard_of in SQL: the first 32 bits of md5(tenant:user) modulo N
+# (tests/integration/test_archive.py holds the two together). Archival and forgetting both use it.
+SHARD_OF_SQL = sql.SQL("(('x' || substr(md5(tenant || ':' || user_id), 1, 8))::bit(32)::bigint %% %(shards)s)")
 HYPERTABLES = {"turn_log": "client_ts", "task_events": "ts"}
 
 
@@ -23,19 +25,17 @@ class ArchiveSource:
 
     def turns(self, day: date, shard: int, shards: int) -> list[dict]:
         start, end = day_bounds(day)
-        query = ("SELECT tenant, user_id, session_id, device_id, message_id, role, content, content_sha256, "
-                 "truncated, client_ts, received_at FROM turn_log WHERE client_ts >= %(start)s AND "
-                 "client_ts < %(end)s AND "
-                 "(('x' || substr(md5(tenant || ':' || user_id), 1, 8))::bit(32)::bigint %% %(shards)s) = %(shard)s "
-                 "ORDER BY tenant, user_id, client_ts, message_id")
+        query = sql.SQL("SELECT tenant, user_id, session_id, device_id, message_id, role, content, content_sha256, "
+                        "truncated, client_ts, received_at FROM turn_log WHERE client_ts >= %(start)s AND "
+                        "client_ts < %(end)s AND {} = %(shard)s ORDER BY tenant, user_id, client_ts, message_id"
+                        ).format(SHARD_OF_SQL)
         return self._fetch(query, {"start": start, "end": end, "shard": shard, "shards": shards})
 
     def task_changes(self, day: date, shard: int, shards: int) -> list[dict]:
         start, end = day_bounds(day)
-        query = ("SELECT tenant, user_id, task_id, status, metadata, duration_ms, ts, recorded_at FROM task_events "
-                 "WHERE ts >= %(start)s AND ts < %(end)s AND "
-                 "(('x' || substr(md5(tenant || ':' || user_id), 1, 8))::bit(32)::bigint %% %(shards)s) = %(shard)s "
-                 "ORDER BY tenant, user_id, ts, task_id, status")
+        query = sql.SQL("SELECT tenant, user_id, task_id, status, metadata, duration_ms, ts, recorded_at FROM "
+                        "task_events WHERE ts >= %(start)s AND ts < %(end)s AND {} = %(shard)s "
+                        "ORDER BY tenant, user_id, ts, task_id, status").format(SHARD_OF_SQL)
         return self._fetch(query, {"start": start, "end": end, "shard": shard, "shards": shards})
 
     def day_counts(self, day: date) -> dict[str, int]:

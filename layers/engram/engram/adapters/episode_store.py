@@ -387,21 +387,6 @@ class EpisodeStore:
         except (OSConnectionError, ConnectionTimeout) as exc:
             raise _unavailable(exc) from exc
 
-    def users(self) -> list[Scope]:
-        """Every (tenant, user) with events, by a composite aggregation (pages of 1000)."""
-        out, after = [], None
-        while True:
-            composite = {"size": 1000, "sources": [{"tenant": {"terms": {"field": "tenant"}}},
-                                                   {"user_id": {"terms": {"field": "user_id"}}}]}
-            if after:
-                composite["after"] = after
-            result = self.client.search(index=self.index, body={"size": 0, "aggs": {"u": {"composite": composite}}})
-            agg = result["aggregations"]["u"]
-            out += [Scope(b["key"]["tenant"], b["key"]["user_id"]) for b in agg["buckets"]]
-            after = agg.get("after_key")
-            if not agg["buckets"] or not after:
-                return out
-
     def for_forgetting(self, scope: Scope) -> list[dict]:
         """The user's retrievable events with their vectors (near-duplicate detection)."""
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "retrievable")}}, "sort": [{"ts": "asc"}]}

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
+from psycopg import sql
 from psycopg.rows import dict_row
 
 from ..domain.consent import decide_consent
 from ..domain.model import Scope
 from ..domain.records import DeviceLink, UserState
+from .archive_source import SHARD_OF_SQL
 from .clients import Clients
 
 
@@ -34,6 +36,22 @@ class UserRegistry:
             rows = conn.execute("SELECT tenant, user_id FROM users WHERE erasing AND (%(t)s::text IS NULL "
                                 "OR tenant = %(t)s)", {"t": tenant}).fetchall()
         return {Scope(t, u) for t, u in rows}
+
+    def users_in_shard(self, shard: int, shards: int, after: Scope | None, limit: int,
+                       tenant: str | None = None) -> list[Scope]:
+        """The next ``limit`` users of a shard (``domain.archive.shard_of``) after ``after``, in key
+        order, none being erased: a page of a background job's fan-out. Every user who ever wrote
+        has a row (the write fence makes it). The keyset walks the primary key, so a page costs
+        about ``limit x shards`` rows whatever the table's size."""
+        query = sql.SQL("SELECT tenant, user_id FROM users WHERE NOT erasing AND {} = %(shard)s "
+                        "AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s) "
+                        "AND (%(after_t)s::text IS NULL OR (tenant, user_id) > (%(after_t)s, %(after_u)s)) "
+                        "ORDER BY tenant, user_id LIMIT %(limit)s").format(SHARD_OF_SQL)
+        with self._clients.pg() as conn:
+            rows = conn.execute(query, {"shard": shard, "shards": shards, "tenant": tenant, "limit": limit,
+                                        "after_t": after.tenant if after else None,
+                                        "after_u": after.user_id if after else None}).fetchall()
+        return [Scope(t, u) for t, u in rows]
 
     def is_erasing(self, scope: Scope) -> bool:
         with self._clients.pg() as conn:

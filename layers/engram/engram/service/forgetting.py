@@ -11,17 +11,30 @@ Every change is audited. Re-running on the same day changes nothing more.
 Users being erased are left alone: the run skips those erasing when it starts, and each user's
 writes happen inside the erasure fence (``UserRegistry.erasure_fence``), which re-checks and holds
 a mark off until they are done, so nothing lands after the saga's deletes.
+
+The nightly run is a fan-out (``statemachines/forget.asl.json``): ``plan_forgetting`` splits the
+users into ``forget_shards`` shards, and each shard is walked in key order (``UserRegistry.
+users_in_shard``, every user who ever wrote) by invocations of ``forget_shard``, each stopping
+after ``forget_budget_s`` and handing the next one its cursor. A user is forgotten once per run,
+and a retried invocation repeats only users whose second pass changes nothing.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from ..bootstrap import Dependencies
 from ..domain import forgetting as rules
 from ..domain.model import Scope
 from ..domain.records import AuditEntry
+from ..errors import ValidationFailed
 from .privacy import reveal_episode
+
+# Users per registry query of a shard's walk.
+PAGE = 100
 
 
 def _now(now: str | datetime | None) -> datetime:
@@ -85,14 +98,86 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
             "merged": sum(len(m.absorbed) for m in merges), "pattern_rows": patterns, "skipped": 0}
 
 
+@dataclass(frozen=True)
+class ForgetShard:
+    """One shard's part of a run, as each invocation hands it to the next: the run's clock, the
+    shard, the last user done (``None``: none yet), whether the walk is over, and its totals. A
+    run may be for one tenant, and may ask for a shorter budget than the function's."""
+
+    now: str
+    shard: int
+    shards: int
+    tenant: str | None = None
+    budget_s: float | None = None
+    after: Scope | None = None
+    done: bool = False
+    totals: dict = field(default_factory=lambda: {"users": 0, **_NOTHING, "skipped": 0})
+
+    @classmethod
+    def from_event(cls, event: dict) -> ForgetShard:
+        try:
+            shard, shards, after = int(event["shard"]), int(event["shards"]), event.get("after")
+            budget = None if event.get("budget_s") is None else float(event["budget_s"])
+            command = cls(now=_now(event["now"]).isoformat(), shard=shard, shards=shards, tenant=event.get("tenant"),
+                          budget_s=budget, after=Scope(str(after[0]), str(after[1])) if after else None,
+                          done=bool(event.get("done")),
+                          totals={"users": 0, **_NOTHING, "skipped": 0, **(event.get("totals") or {})})
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise ValidationFailed(f"not a forgetting shard: {exc}", field="shard") from exc
+        if not 0 <= shard < shards:
+            raise ValidationFailed(f"shard {shard} of {shards}", field="shard")
+        if budget is not None and not budget > 0:
+            raise ValidationFailed(f"a budget of {budget} s", field="budget_s")
+        return command
+
+    def to_event(self) -> dict:
+        return {"now": self.now, "shard": self.shard, "shards": self.shards, "tenant": self.tenant,
+                "budget_s": self.budget_s, "done": self.done, "totals": self.totals,
+                "after": [self.after.tenant, self.after.user_id] if self.after else None}
+
+
+def plan_forgetting(deps: Dependencies, now: str | datetime | None = None, tenant: str | None = None,
+                    budget_s: float | None = None) -> dict:
+    """The run's clock (one for every shard) and a work item per shard."""
+    when = _now(now).astimezone(UTC).isoformat()
+    shards = deps.settings.forget_shards
+    return {"now": when, "work": [ForgetShard(when, i, shards, tenant, budget_s).to_event() for i in range(shards)]}
+
+
+def forget_shard(deps: Dependencies, command: ForgetShard, budget_s: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> ForgetShard:
+    """Forget the shard's users after the cursor until the walk ends or the budget is spent (the
+    user begun is always finished); where it stands, for the next invocation."""
+    budget = min(b for b in (deps.settings.forget_budget_s, command.budget_s, budget_s) if b is not None)
+    started, when, totals, after = clock(), _now(command.now), dict(command.totals), command.after
+    while not command.done:
+        page = deps.users.users_in_shard(command.shard, command.shards, after, PAGE, tenant=command.tenant)
+        for scope in page:
+            _add(totals, forget_user(deps, scope, when))
+            after = scope
+            if clock() - started >= budget:
+                return replace(command, after=after, totals=totals)
+        if len(page) < PAGE:
+            return replace(command, after=after, done=True, totals=totals)
+    return command
+
+
 def run_forgetting(deps: Dependencies, now: str | datetime | None = None, users: list[Scope] | None = None) -> dict:
+    """A whole run in this process: ``users``, or every user (one shard, no budget)."""
     when = _now(now)
-    scopes = users if users is not None else deps.episodes.users()
+    if users is None:
+        command = ForgetShard(when.isoformat(), 0, 1)
+        while not command.done:
+            command = forget_shard(deps, command)
+        return command.totals
     erasing = deps.users.erasing_users()
     totals = {"users": 0, **_NOTHING, "skipped": 0}
-    for scope in scopes:
-        report = {**_NOTHING, "skipped": 1} if scope in erasing else forget_user(deps, scope, when)
-        totals["users"] += 1 - report["skipped"]
-        for key in (*_NOTHING, "skipped"):
-            totals[key] += report[key]
+    for scope in users:
+        _add(totals, {**_NOTHING, "skipped": 1} if scope in erasing else forget_user(deps, scope, when))
     return totals
+
+
+def _add(totals: dict, report: dict) -> None:
+    totals["users"] += 1 - report["skipped"]
+    for key in (*_NOTHING, "skipped"):
+        totals[key] += report[key]
