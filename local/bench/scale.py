@@ -96,6 +96,9 @@ def sizes(deps: Dependencies, events: int) -> dict:
     clients, index = deps.clients, deps.settings.episode_index
     clients.opensearch.indices.flush(index=index)
     clients.opensearch.indices.forcemerge(index=index, max_num_segments=1, request_timeout=1800)
+    # The merged-away segments' files stay on disk while a reader holds them: a refresh opens the
+    # merged one alone (without it, 1,000 x 200 events measured 3.7 KB an event, 1.9 KB settled).
+    clients.opensearch.indices.refresh(index=index)
     primaries = clients.opensearch.indices.stats(index=index)["_all"]["primaries"]
     with clients.pg() as conn:
         pg = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
