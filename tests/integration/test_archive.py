@@ -10,25 +10,18 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import uuid
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from types import SimpleNamespace
 
-import boto3
 import pytest
 
 from engram.domain.archive import manifest_key, partition_dir, shard_of
 from engram.domain.model import Scope
-from local.stackctl.common import HOST, PORTS
+from tests.integration.stepfunctions import aws, run_execution, scheduled_target
 
 pytestmark = pytest.mark.stack
-
-
-def aws(service: str):
-    return boto3.client(service, endpoint_url=f"http://{HOST}:{PORTS['localstack']}", region_name="us-east-1",
-                        aws_access_key_id="test", aws_secret_access_key="test")
 
 
 @pytest.fixture(scope="module")
@@ -43,16 +36,6 @@ def archive(deps):
 
 def unique_day(lo: date = date(2019, 1, 1), span: int = 1500) -> date:
     return lo + timedelta(days=random.SystemRandom().randrange(span))
-
-
-def run_execution(arn: str, payload: dict, timeout: float = 180) -> dict:
-    sfn = aws("stepfunctions")
-    execution_arn = sfn.start_execution(stateMachineArn=arn, input=json.dumps(payload))["executionArn"]
-    deadline = time.monotonic() + timeout
-    while (execution := sfn.describe_execution(executionArn=execution_arn))["status"] == "RUNNING":
-        assert time.monotonic() < deadline, f"{execution_arn} still running after {timeout} s"
-        time.sleep(0.5)
-    return execution
 
 
 def ingest(client, headers, user: str, day: date, texts: list[str], session: str = "s1") -> list[str]:
@@ -74,11 +57,7 @@ def versions(bucket: str, prefix: str) -> list[tuple[str, str]]:
 
 def test_nightly_rule_starts_the_archive_state_machine(stack_state):
     arn = stack_state["state_machines"]["ArchiveStateMachine"]
-    events = aws("events")
-    rules = [r for r in events.list_rules()["Rules"] if r.get("ScheduleExpression") == "cron(0 2 * * ? *)"]
-    targets = [t for r in rules for t in events.list_targets_by_rule(Rule=r["Name"])["Targets"]]
-    target = next(t for t in targets if t["Arn"] == arn)
-    assert target.get("RoleArn"), "a rule starting Step Functions needs a role"
+    target = scheduled_target(arn, "cron(0 2 * * ? *)")
     # What the rule does at 02:00: start the machine with its input; Plan picks yesterday.
     execution = run_execution(arn, json.loads(target["Input"]))
     assert execution["status"] == "SUCCEEDED", execution.get("cause")

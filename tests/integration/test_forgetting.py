@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from engram.domain.model import Scope
+from tests.integration.stepfunctions import run_execution, scheduled_target
 
 pytestmark = pytest.mark.stack
 
@@ -142,20 +143,12 @@ def test_recall_reads_old_originals_from_the_archive(deps, stack_state, app_clie
 # -- the nightly run on Step Functions: shards walked by invocations that hand over a cursor ----
 
 def test_the_daily_rule_starts_the_forgetting_state_machine(stack_state):
-    from tests.integration.test_archive import aws
-
-    arn = stack_state["state_machines"]["ForgetStateMachine"]
-    events = aws("events")
-    rules = [r for r in events.list_rules()["Rules"] if r.get("ScheduleExpression") == "cron(30 3 * * ? *)"]
-    targets = [t for r in rules for t in events.list_targets_by_rule(Rule=r["Name"])["Targets"]]
-    target = next(t for t in targets if t["Arn"] == arn)
-    assert target.get("RoleArn"), "a rule starting Step Functions needs a role"
+    target = scheduled_target(stack_state["state_machines"]["ForgetStateMachine"], "cron(30 3 * * ? *)")
+    assert json.loads(target["Input"]) == {"trigger": "schedule"}
     # Not started here: with no tenant it walks every user on the stack (the next test runs one tenant).
 
 
 def test_a_run_walks_every_shard_to_its_end_one_user_per_invocation(deps, stack_state, app_client, tenant_key):
-    from tests.integration.test_archive import run_execution
-
     tenant, headers = tenant_key
     now = datetime.now(UTC).replace(microsecond=0)
     users = ["ann", "a:b", "a.b-c_d", "zed"]

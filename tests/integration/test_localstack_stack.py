@@ -14,29 +14,14 @@ import uuid
 import zipfile
 from datetime import UTC, datetime, timedelta
 
-import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from local.stackctl.common import HOST, PORTS
+from tests.integration.stepfunctions import aws, run_execution
 
 pytestmark = pytest.mark.stack
 
 STORES = {"redis", "postgres", "neo4j", "opensearch", "s3"}
-
-
-def aws(service: str):
-    return boto3.client(service, endpoint_url=f"http://{HOST}:{PORTS['localstack']}", region_name="us-east-1",
-                        aws_access_key_id="test", aws_secret_access_key="test")
-
-
-def run_execution(sfn, state_machine_arn: str, payload: dict, timeout: float = 90) -> dict:
-    arn = sfn.start_execution(stateMachineArn=state_machine_arn, input=json.dumps(payload))["executionArn"]
-    deadline = time.monotonic() + timeout
-    while (execution := sfn.describe_execution(executionArn=arn))["status"] == "RUNNING":
-        assert time.monotonic() < deadline, f"execution {arn} still running after {timeout} s"
-        time.sleep(0.25)
-    return execution
 
 
 # -- S3 Object Lock ------------------------------------------------------------------------------
@@ -83,7 +68,7 @@ def test_default_retention_locks_objects_put_without_one(stack_state):
 
 def test_stack_probe_state_machine_returns_the_health_function_report(stack_state):
     sfn = aws("stepfunctions")
-    execution = run_execution(sfn, stack_state["state_machines"]["StackProbeStateMachine"], {})
+    execution = run_execution(stack_state["state_machines"]["StackProbeStateMachine"], {}, timeout=90)
     assert execution["status"] == "SUCCEEDED", execution.get("cause")
     report = json.loads(execution["output"])
     assert set(report["stores"]) == STORES
@@ -159,7 +144,7 @@ def test_error_type_is_the_python_exception_class_for_step_functions_catch(scrat
     machine = sfn.create_state_machine(name=f"test-catch-{uuid.uuid4().hex[:8]}", definition=json.dumps(definition),
                                        roleArn="arn:aws:iam::000000000000:role/test")["stateMachineArn"]
     try:
-        execution = run_execution(sfn, machine, {})
+        execution = run_execution(machine, {}, timeout=90)
         assert execution["status"] == "SUCCEEDED", execution.get("cause")
         assert json.loads(execution["output"])["error"]["Error"] == "QuotaExceeded"
     finally:
