@@ -222,42 +222,48 @@ class EpisodeStore:
         return [[{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]]
                 for response in self._responses(lines, timeout_s)]
 
-    def _lexical_body(self, scope: Scope, text: str, size: int, blind: list[str] | None) -> dict:
+    def _lexical_body(self, scope: Scope, text: str, size: int, blind: list[str] | None, terms: list[str]) -> dict:
+        """Lexical candidates and the user's term counts in one search: the query takes every
+        retrievable event of the user (so the aggregation counts over all of them) and scores it
+        by the clauses, and ``post_filter`` keeps as hits those that at least one clause matches.
+        (Two searches, one for each, cost OpenSearch a search's fixed cost more per recall.)"""
         # Lexical hits come without their vectors (a hundred of them would be ~400 KB of JSON):
         # the k-NN side's candidates cover most, the rest take its lowest cosine.
-        return {"size": size, "_source": {"excludes": ["vector"]}, "query": {"bool": {
-            "filter": self.scope_filter(scope),
-            "should": [{"match": {"text": text}}, {"match": {"text.cjk": text}}, {"match": {"summary": text}},
-                       {"terms": {"keywords": text.lower().split()}},
-                       {"match": {"context": {"query": text, "boost": 0.3}}}]
-            + ([{"terms": {"blind_terms": blind}}] if blind else []),
-            "minimum_should_match": 1}}}
+        clauses = ([{"match": {"text": text}}, {"match": {"text.cjk": text}}, {"match": {"summary": text}},
+                    {"terms": {"keywords": text.lower().split()}},
+                    {"match": {"context": {"query": text, "boost": 0.3}}}]
+                   + ([{"terms": {"blind_terms": blind}}] if blind else []))
+        return {"size": size, "_source": {"excludes": ["vector"]},
+                "query": {"bool": {"filter": self.scope_filter(scope), "should": clauses}},
+                "post_filter": {"bool": {"should": clauses, "minimum_should_match": 1}},
+                "aggs": self._counts_aggs(terms)}
+
+    @staticmethod
+    def _counts_aggs(terms: list[str]) -> dict:
+        """A ``filters`` bucket per term (a Chinese bigram as a phrase of its two characters) and
+        one of every event the query takes."""
+        buckets: dict = {"all": {"match_all": {}}}
+        buckets |= {f"t{i}": {"match_phrase" if is_cjk(term) else "match": {"text": term}}
+                    for i, term in enumerate(terms)}
+        return {"df": {"filters": {"filters": buckets}}}
 
     def _counts_body(self, scope: Scope, terms: list[str]) -> dict:
-        buckets = {f"t{i}": {"match_phrase" if is_cjk(term) else "match": {"text": term}}
-                   for i, term in enumerate(terms)}
-        body: dict = {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": self.scope_filter(scope)}}}
-        if buckets:
-            body["aggs"] = {"df": {"filters": {"filters": buckets}}}
-        return body
+        return {"size": 0, "query": {"bool": {"filter": self.scope_filter(scope)}}, "aggs": self._counts_aggs(terms)}
 
     @staticmethod
     def _counts(response: dict, terms: list[str]) -> tuple[int, dict[str, int]]:
-        counts = response["aggregations"]["df"]["buckets"] if terms else {}
-        return (int(response["hits"]["total"]["value"]),
-                {term: int(counts[f"t{i}"]["doc_count"]) for i, term in enumerate(terms)})
+        buckets = response["aggregations"]["df"]["buckets"]
+        return int(buckets["all"]["doc_count"]), {t: int(buckets[f"t{i}"]["doc_count"]) for i, t in enumerate(terms)}
 
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[dict], int, dict[str, int]]:
         """Lexical candidates (BM25, English and CJK analysis) and, as ``term_counts``, the user's
-        events and how many hold each of ``count_terms``: two searches in one round trip, which
-        needs no query vector."""
-        header = {"index": self.index, "routing": episode_routing(scope)}
+        events and how many hold each of ``count_terms``: one search, which needs no query vector."""
         terms = list(count_terms or [])
-        responses = self._responses([header, self._lexical_body(scope, text, size, blind),
-                                     header, self._counts_body(scope, terms)], None)
-        hits = [{**h["_source"], "_score": h["_score"]} for h in responses[0]["hits"]["hits"]]
-        return (hits, *self._counts(responses[1], terms))
+        [response] = self._responses([{"index": self.index, "routing": episode_routing(scope)},
+                                      self._lexical_body(scope, text, size, blind, terms)], None)
+        hits = [{**h["_source"], "_score": h["_score"]} for h in response["hits"]["hits"]]
+        return (hits, *self._counts(response, terms))
 
     def nearest(self, scope: Scope, vector: list[float], size: int) -> list[dict]:
         """The user's ``size`` retrievable events nearest ``vector`` (``_score`` = (1 + cos) / 2)."""
@@ -265,9 +271,8 @@ class EpisodeStore:
                               self.knn_body(scope, vector, size)], None)[0]
 
     def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
-        """How many of the user's retrievable events there are, and how many hold each term (a
-        Chinese bigram as a phrase of its two characters), in one search: a ``filters``
-        aggregation over the user's events, one bucket per term."""
+        """How many of the user's retrievable events there are, and how many hold each term, in
+        one search (``_counts_aggs`` over the user's events)."""
         try:
             result = self.client.search(index=self.index, routing=episode_routing(scope),
                                         body=self._counts_body(scope, terms), request_timeout=10)
