@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engram.adapters.episode_store import NOT_RECALLED
+
 from ._base import Contract, at, far_day
 
 DIM = 384
@@ -154,6 +156,16 @@ class EpisodeStoreContract(Contract):
         store.put(alice, [doc(text="mango lassi", vector=vec(a=1))])
         lexical, _, _ = store.lexical(alice, "mango", 5)
         assert len(lexical) == 1
+
+    def test_recall_candidates_come_without_what_no_recall_reads(self, store, alice):
+        full = doc(text="mango lassi", context="What do you drink?", keywords=["mango"], vector=vec(a=1))
+        store.put(alice, [full])
+        recalled = [store.nearest(alice, vec(a=1), 1)[0], store.lexical(alice, "mango", 1)[0][0],
+                    store.get_fresh(alice, [full["event_id"]])[0]]
+        for hit in recalled:
+            assert not set(hit) & set(NOT_RECALLED)
+            assert (hit["event_id"], hit["text"], hit["message_ids"], hit["ts"]) == (
+                full["event_id"], "mango lassi", full["message_ids"], full["ts"])
 
     def test_lexical_hits_match_words_and_come_without_vectors(self, store, alice):
         hit = doc(text="I am allergic to peanuts", vector=vec(a=1))

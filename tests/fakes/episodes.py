@@ -18,7 +18,7 @@ from datetime import datetime
 
 import numpy as np
 
-from engram.adapters.episode_store import EpisodeStore
+from engram.adapters.episode_store import NOT_RECALLED, EpisodeStore
 from engram.domain.cleaning import format_timestamp
 from engram.domain.keys import episode_doc_id
 from engram.domain.lexical import is_cjk
@@ -57,6 +57,10 @@ def _cosine(a: list[float], b: list[float]) -> float:
 
 def _without_vector(doc: dict) -> dict:
     return {k: v for k, v in clone(doc).items() if k != "vector"}
+
+
+def _as_recalled(doc: dict) -> dict:
+    return {k: v for k, v in clone(doc).items() if k not in NOT_RECALLED}
 
 
 class InMemoryEpisodeStore:
@@ -163,7 +167,7 @@ class InMemoryEpisodeStore:
 
     def get_fresh(self, scope: Scope, event_ids: list[str]) -> list[dict]:
         docs = [self._mine(scope, e) for e in event_ids]
-        return [_without_vector(d) for d in docs if d is not None and self._in_tier(d, "retrievable")]
+        return [_as_recalled(d) for d in docs if d is not None and self._in_tier(d, "retrievable")]
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         return len(self._of(scope, tier))
@@ -202,14 +206,14 @@ class InMemoryEpisodeStore:
             if score > 0:
                 hits.append((score, doc))
         hits.sort(key=lambda item: -item[0])
-        return [{**_without_vector(d), "_score": score} for score, d in hits[:size]]
+        return [{**_as_recalled(d), "_score": score} for score, d in hits[:size]]
 
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[dict], int, dict[str, int]]:
         return (self._lexical(scope, text, size, blind), *self.term_counts(scope, list(count_terms or [])))
 
     def nearest(self, scope: Scope, vector: list[float], size: int) -> list[dict]:
-        return self._dense(scope, vector, size)
+        return [{k: v for k, v in d.items() if k not in NOT_RECALLED} for d in self._dense(scope, vector, size)]
 
     def term_counts(self, scope: Scope, terms_: list[str]) -> tuple[int, dict[str, int]]:
         docs = self._of(scope, "retrievable")

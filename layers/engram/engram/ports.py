@@ -87,14 +87,15 @@ class EpisodeStore(Protocol):
         ...
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[EpisodeDoc], int, dict[str, int]]:
-        """The user's retrievable events matching ``text`` lexically (a BM25-like ``_score``, no
-        ``vector``; ``blind`` tokens also match sealed events by their ``blind_terms``), with
+        """The user's retrievable events matching ``text`` lexically (a BM25-like ``_score``, as a
+        recall reads them: without ``adapters.episode_store.NOT_RECALLED``; ``blind`` tokens also
+        match sealed events by their ``blind_terms``), with
         ``term_counts(count_terms)`` in the same round trip: what a recall asks while its question
         is embedded."""
         ...
     def nearest(self, scope: Scope, vector: list[float], size: int) -> list[EpisodeDoc]:
         """The user's ``size`` retrievable events nearest ``vector``, ``_score`` = (1 + cosine) / 2,
-        without their vectors."""
+        as a recall reads them (without ``NOT_RECALLED``: the vector, context, keywords, ...)."""
         ...
     def count(self, scope: Scope, *, tier: Tier = "hot") -> int: ...
     def evict_over_cap(self, scope: Scope, cap: int) -> list[str]: ...
