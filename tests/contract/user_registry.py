@@ -128,13 +128,13 @@ class ErasingUsersContract(Contract):
         def fan_out(**only) -> list[tuple[str, str]]:
             met = []
             for shard in range(shards):
-                after = None if only else Scope(tenant, "")  # all tenants: start just before this one
-                while page := store.users_in_shard(shard, shards, after, 3, **only):
-                    assert len(page) <= 3 and all(shard_of(s.tenant, s.user_id, shards) == shard for s in page)
-                    met += [(s.tenant, s.user_id) for s in page if s.tenant == tenant]
-                    if page[-1].tenant != tenant:
-                        break  # past this test's tenant: other tests' users
-                    after = page[-1]
+                after: Scope | None = None if only else Scope(tenant, "")  # all tenants: from just before it
+                while True:
+                    users, after = store.users_in_shard(shard, shards, after, 3, **only)
+                    assert len(users) <= 3 and all(shard_of(s.tenant, s.user_id, shards) == shard for s in users)
+                    met += [(s.tenant, s.user_id) for s in users if s.tenant == tenant]
+                    if after is None or after.tenant != tenant:
+                        break  # no user left, or past this test's tenant: other tests' users
             return met
 
         for met in (fan_out(tenant=tenant), fan_out()):

@@ -187,12 +187,13 @@ class InMemoryUserRegistry:
         return {s for s, row in self.users.items() if row["erasing"] and tenant in (None, s.tenant)}
 
     def users_in_shard(self, shard: int, shards: int, after: Scope | None, limit: int,
-                       tenant: str | None = None) -> list[Scope]:
+                       tenant: str | None = None) -> tuple[list[Scope], Scope | None]:
         key = (after.tenant, after.user_id) if after else None
-        found = sorted((s.tenant, s.user_id) for s, row in self.users.items()
-                       if not row["erasing"] and shard_of(s.tenant, s.user_id, shards) == shard
-                       and tenant in (None, s.tenant) and (key is None or (s.tenant, s.user_id) > key))
-        return [Scope(t, u) for t, u in found[:limit]]
+        read = sorted((s.tenant, s.user_id) for s in self.users
+                      if tenant in (None, s.tenant) and (key is None or (s.tenant, s.user_id) > key))[:limit]
+        mine = [Scope(t, u) for t, u in read
+                if not self.users[Scope(t, u)]["erasing"] and shard_of(t, u, shards) == shard]
+        return mine, (Scope(*read[-1]) if len(read) == limit else None)
 
     def is_erasing(self, scope: Scope) -> bool:
         return self.state(scope).erasing

@@ -182,8 +182,9 @@ class UserRegistry(Protocol):
     # that must leave those users alone, and for the key store, which must not make them a key.
     def erasing_users(self, tenant: str | None = None) -> set[Scope]: ...
     def users_in_shard(self, shard: int, shards: int, after: Scope | None, limit: int,
-                       tenant: str | None = None) -> list[Scope]:
-        """A page of the users (none being erased) a background job fans out over."""
+                       tenant: str | None = None) -> tuple[list[Scope], Scope | None]:
+        """Of the next ``limit`` users after ``after`` (key order), the shard's ones not being
+        erased, and the cursor of the next read (``None``: none left): a background job's fan-out."""
         ...
     def is_erasing(self, scope: Scope) -> bool: ...
     def erasure_fence(self, scopes: Iterable[Scope]) -> AbstractContextManager[set[Scope]]:

@@ -38,20 +38,23 @@ class UserRegistry:
         return {Scope(t, u) for t, u in rows}
 
     def users_in_shard(self, shard: int, shards: int, after: Scope | None, limit: int,
-                       tenant: str | None = None) -> list[Scope]:
-        """The next ``limit`` users of a shard (``domain.archive.shard_of``) after ``after``, in key
-        order, none being erased: a page of a background job's fan-out. Every user who ever wrote
-        has a row (the write fence makes it). The keyset walks the primary key, so a page costs
-        about ``limit x shards`` rows whatever the table's size."""
-        query = sql.SQL("SELECT tenant, user_id FROM users WHERE NOT erasing AND {} = %(shard)s "
-                        "AND (%(tenant)s::text IS NULL OR tenant = %(tenant)s) "
-                        "AND (%(after_t)s::text IS NULL OR (tenant, user_id) > (%(after_t)s, %(after_u)s)) "
-                        "ORDER BY tenant, user_id LIMIT %(limit)s").format(SHARD_OF_SQL)
+                       tenant: str | None = None) -> tuple[list[Scope], Scope | None]:
+        """Of the next ``limit`` users in key order after ``after``, those of the shard
+        (``domain.archive.shard_of``) not being erased, and where the next read starts (``None``:
+        no user is left). Every user who ever wrote has a row (the write fence makes it). The read
+        walks the primary key from the cursor and the shard is picked from what it read: a filter
+        on the shard's expression would let the planner sort the whole table for each page."""
+        where = [sql.SQL("tenant = %(tenant)s")] if tenant is not None else []
+        if after is not None:
+            where.append(sql.SQL("(tenant, user_id) > (%(after_t)s, %(after_u)s)"))
+        query = sql.SQL("SELECT tenant, user_id, NOT erasing AND {} = %(shard)s FROM users {} "
+                        "ORDER BY tenant, user_id LIMIT %(limit)s").format(
+            SHARD_OF_SQL, sql.SQL("WHERE ") + sql.SQL(" AND ").join(where) if where else sql.SQL(""))
         with self._clients.pg() as conn:
             rows = conn.execute(query, {"shard": shard, "shards": shards, "tenant": tenant, "limit": limit,
                                         "after_t": after.tenant if after else None,
                                         "after_u": after.user_id if after else None}).fetchall()
-        return [Scope(t, u) for t, u in rows]
+        return [Scope(t, u) for t, u, mine in rows if mine], (Scope(*rows[-1][:2]) if len(rows) == limit else None)
 
     def is_erasing(self, scope: Scope) -> bool:
         with self._clients.pg() as conn:

@@ -33,7 +33,7 @@ from ..domain.records import AuditEntry
 from ..errors import ValidationFailed
 from .privacy import reveal_episode
 
-# Users per registry query of a shard's walk.
+# Users of the shard per registry read of its walk (the read takes PAGE x shards of them all).
 PAGE = 100
 
 
@@ -151,14 +151,19 @@ def forget_shard(deps: Dependencies, command: ForgetShard, budget_s: float | Non
     budget = min(b for b in (deps.settings.forget_budget_s, command.budget_s, budget_s) if b is not None)
     started, when, totals, after = clock(), _now(command.now), dict(command.totals), command.after
     while not command.done:
-        page = deps.users.users_in_shard(command.shard, command.shards, after, PAGE, tenant=command.tenant)
-        for scope in page:
+        # About PAGE users of this shard a read: the read takes every shard's users in key order.
+        users, read_to = deps.users.users_in_shard(command.shard, command.shards, after, PAGE * command.shards,
+                                                   tenant=command.tenant)
+        for scope in users:
             _add(totals, forget_user(deps, scope, when))
             after = scope
             if clock() - started >= budget:
                 return replace(command, after=after, totals=totals)
-        if len(page) < PAGE:
+        if read_to is None:
             return replace(command, after=after, done=True, totals=totals)
+        after = read_to
+        if clock() - started >= budget:  # a long stretch of other shards' users counts too
+            return replace(command, after=after, totals=totals)
     return command
 
 
