@@ -213,7 +213,7 @@ class InMemoryEpisodeStore:
         return (self._lexical(scope, text, size, blind), *self.term_counts(scope, list(count_terms or [])))
 
     def nearest(self, scope: Scope, vector: list[float], size: int) -> list[dict]:
-        return [{k: v for k, v in d.items() if k not in NOT_RECALLED} for d in self._dense(scope, vector, size)]
+        return [_as_recalled(d) for d in self._dense(scope, vector, size)]
 
     def term_counts(self, scope: Scope, terms_: list[str]) -> tuple[int, dict[str, int]]:
         docs = self._of(scope, "retrievable")

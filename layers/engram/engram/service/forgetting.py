@@ -46,6 +46,10 @@ def _now(now: str | datetime | None) -> datetime:
 _NOTHING = {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
 
 
+def _no_totals() -> dict:
+    return {"users": 0, **_NOTHING, "skipped": 0}
+
+
 def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
     settings = deps.settings
     # A sealed event's words are compared in clear, never written back: its text alone is opened
@@ -111,7 +115,7 @@ class ForgetShard:
     budget_s: float | None = None
     after: Scope | None = None
     done: bool = False
-    totals: dict = field(default_factory=lambda: {"users": 0, **_NOTHING, "skipped": 0})
+    totals: dict = field(default_factory=_no_totals)
 
     @classmethod
     def from_event(cls, event: dict) -> ForgetShard:
@@ -121,7 +125,7 @@ class ForgetShard:
             command = cls(now=_now(event["now"]).isoformat(), shard=shard, shards=shards, tenant=event.get("tenant"),
                           budget_s=budget, after=Scope(str(after[0]), str(after[1])) if after else None,
                           done=bool(event.get("done")),
-                          totals={"users": 0, **_NOTHING, "skipped": 0, **(event.get("totals") or {})})
+                          totals={**_no_totals(), **(event.get("totals") or {})})
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ValidationFailed(f"not a forgetting shard: {exc}", field="shard") from exc
         if not 0 <= shard < shards:
@@ -148,9 +152,11 @@ def forget_shard(deps: Dependencies, command: ForgetShard, budget_s: float | Non
                  clock: Callable[[], float] = time.monotonic) -> ForgetShard:
     """Forget the shard's users after the cursor until the walk ends or the budget is spent (the
     user begun is always finished); where it stands, for the next invocation."""
+    if command.done:
+        return command
     budget = min(b for b in (deps.settings.forget_budget_s, command.budget_s, budget_s) if b is not None)
     started, when, totals, after = clock(), _now(command.now), dict(command.totals), command.after
-    while not command.done:
+    while True:
         # About PAGE users of this shard a read: the read takes every shard's users in key order.
         users, read_to = deps.users.users_in_shard(command.shard, command.shards, after, PAGE * command.shards,
                                                    tenant=command.tenant)
@@ -164,7 +170,6 @@ def forget_shard(deps: Dependencies, command: ForgetShard, budget_s: float | Non
         after = read_to
         if clock() - started >= budget:  # a long stretch of other shards' users counts too
             return replace(command, after=after, totals=totals)
-    return command
 
 
 def run_forgetting(deps: Dependencies, now: str | datetime | None = None, users: list[Scope] | None = None) -> dict:
@@ -176,7 +181,7 @@ def run_forgetting(deps: Dependencies, now: str | datetime | None = None, users:
             command = forget_shard(deps, command)
         return command.totals
     erasing = deps.users.erasing_users()
-    totals = {"users": 0, **_NOTHING, "skipped": 0}
+    totals = _no_totals()
     for scope in users:
         _add(totals, {**_NOTHING, "skipped": 1} if scope in erasing else forget_user(deps, scope, when))
     return totals
