@@ -4,6 +4,7 @@ nightly jobs' cross-user reads and writes."""
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -383,6 +384,44 @@ class EpisodeStoreContract(Contract):
         # Contention may at worst ask the client to retry (StoreUnavailable, a 503), never fail.
         assert all(e.startswith("StoreUnavailable") for e in errors), errors
         assert store.get(alice, d["event_id"])["merged_count"] in {i * 10 + j for i in range(4) for j in range(5)}
+
+    def test_reads_beside_writes_of_one_user_never_fail(self, store, alice):
+        # Ingestion writes each group of episodes on a pool while the request's thread searches
+        # the same user's events for repeats: a read must see a whole store, never a torn one.
+        groups = [[doc(text=f"group {g} item {i}", vector=vec(a=1, b=g + i)) for i in range(5)] for g in range(12)]
+        store.put(alice, [doc(text=f"before {i}", vector=vec(a=1, c=i)) for i in range(200)])
+        done, errors = threading.Event(), []
+
+        def guarded(fn) -> None:
+            try:
+                fn()
+            except Exception as exc:  # noqa: BLE001 - collected for the assertion
+                errors.append(repr(exc)[:200])
+                done.set()
+
+        def write() -> None:
+            for group in groups:
+                store.put(alice, group)
+            done.set()
+
+        def read() -> None:
+            while not done.is_set():
+                store.nearest_of_type(alice, [(vec(a=1), "preference")], 5)
+                store.lexical(alice, "group item", 5)
+                store.evict_over_cap(alice, 10_000)
+
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)   # interleave the threads as densely as the interpreter can
+        try:
+            threads = [threading.Thread(target=guarded, args=(fn,)) for fn in (write, read, read)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        finally:
+            sys.setswitchinterval(switch)
+        assert errors == [], errors
+        assert store.count(alice, tier="all") == 200 + sum(len(g) for g in groups)
 
     def test_get_fresh_reads_by_id_what_is_there_now_for_its_owner_only(self, store, alice, bob):
         kept, gone, archived = doc(), doc(), doc()

@@ -4,7 +4,9 @@ timestamps as the stores parse them."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -35,6 +37,28 @@ def clone(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
+def serialized(cls: type) -> type:
+    """Each public method of ``cls`` runs whole under the instance's lock, as a server applies a
+    request at once: the service reads and writes one store from several threads (ingestion
+    writes each group of episodes beside the request's thread, recall runs its layers side by
+    side), and a fake iterating its dict while another thread adds to it would fail where no
+    real store does. The lock is re-entrant: a method may call another."""
+    for name, method in list(vars(cls).items()):
+        if not name.startswith("_") and callable(method) and not isinstance(method, (staticmethod, classmethod)):
+            setattr(cls, name, _locked(method))
+    return cls
+
+
+def _locked(method):
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        # dict.setdefault is atomic: two first calls get the same lock.
+        with self.__dict__.setdefault("_serial", threading.RLock()):
+            return method(self, *args, **kwargs)
+    return run
+
+
+@serialized
 class UserRows:
     """Rows keyed by (tenant, user_id), for the fakes of PostgreSQL tables.
 

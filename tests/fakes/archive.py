@@ -29,11 +29,12 @@ from engram.domain.archive import (
 )
 from engram.domain.model import Scope
 
-from ._common import as_json, clone, utcnow
+from ._common import as_json, clone, serialized, utcnow
 
 _PARTITION = re.compile(r"/year=(\d+)/month=(\d+)/day=(\d+)/shard=(\d+)/")
 
 
+@serialized
 class InMemoryArchiveStore:
     """``objects``: key -> the current version's bytes; ``versions``: every version id of a key;
     ``locked``: keys under retention (every ``put_locked`` object, as the bucket's default
@@ -110,6 +111,7 @@ class InMemoryArchiveStore:
         return table.select(columns) if columns is not None else table
 
 
+@serialized
 class InMemoryArchiveSource:
     """A day's rows per shard from the fake turn log and task store, day counts, the one-day
     chunks that exist, and the ledger of verified days."""
@@ -199,6 +201,7 @@ class InMemoryArchiveSource:
         return counts
 
 
+@serialized
 class InMemoryArchiveEraser:
     """Objects holding a user's rows (owners from their ``tenant``/``user_id`` columns, matched
     against ``owner_ids`` as the adapter does); deleting one is refused while its key is in

@@ -25,7 +25,7 @@ from engram.domain.lexical import is_cjk
 from engram.domain.model import Scope
 from engram.domain.records import EpisodeDoc
 
-from ._common import clone, parse_ts, utcnow
+from ._common import clone, parse_ts, serialized, utcnow
 
 _HIDDEN = {"hot": ("evicted", "archived"), "retrievable": ("archived",), "all": ()}
 # Lucene's EnglishAnalyzer stop set.
@@ -63,6 +63,7 @@ def _as_recalled(doc: dict) -> dict:
     return {k: v for k, v in clone(doc).items() if k not in NOT_RECALLED}
 
 
+@serialized
 class InMemoryEpisodeStore:
     scope_filter = staticmethod(EpisodeStore.scope_filter)
 

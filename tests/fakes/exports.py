@@ -12,7 +12,10 @@ from engram.config import Settings
 from engram.domain.keys import export_key, export_prefix
 from engram.domain.model import Scope
 
+from ._common import serialized
 
+
+@serialized
 class InMemoryExportStore:
     """``objects``: key -> bytes; ``chunks``: key -> how many chunks its stream came in (a test
     can see that a document was streamed, not handed over whole)."""

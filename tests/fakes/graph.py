@@ -24,12 +24,13 @@ from engram.domain.model import PREDICATES, Scope, TrustSource
 from engram.domain.records import Fact
 from engram.errors import NotFound
 
-from ._common import clone, utcnow
+from ._common import clone, serialized, utcnow
 
 _ITEM_KEYS = ("id", "confidence", "source", "created_at", "updated_at", "valid_from", "valid_to", "message_ids",
               "tags", "weight", "counter_evidence", "sensitive", "sealed")
 
 
+@serialized
 class InMemoryProfileGraph:
     def __init__(self) -> None:
         self.users: dict[str, dict] = {}

@@ -16,6 +16,8 @@ from engram.config import Settings
 from engram.domain.model import Scope
 from engram.errors import Conflict, EngramError
 
+from ._common import serialized
+
 _MAGIC = b"fakekms1"
 
 
@@ -50,6 +52,7 @@ class FakeKms:
             raise EngramError("kms decrypt refused: InvalidCiphertextException") from None
 
 
+@serialized
 class InMemoryWrappedKeys:
     table = "user_keys"
 

@@ -20,11 +20,12 @@ from engram.domain.model import Scope, Turn
 from engram.domain.records import AuditEntry, DeviceLink, UserState
 from engram.errors import Conflict, Unauthorized, Unprocessable
 
-from ._common import UserRows, as_json, clone, utcnow
+from ._common import UserRows, as_json, clone, serialized, utcnow
 
 _TURN_COLUMNS = ("session_id", "device_id", "message_id", "role", "content", "truncated", "client_ts", "received_at")
 
 
+@serialized
 class InMemoryTurnLog(UserRows):
     table = "turn_log"
     time_column = "client_ts"
@@ -55,6 +56,7 @@ class InMemoryTurnLog(UserRows):
         return len(rows)
 
 
+@serialized
 class InMemoryAuditLog(UserRows):
     """Append-only: nothing but an erasure (``erase_user_rows``) removes a row."""
 
@@ -93,6 +95,7 @@ def _interval(text: str) -> timedelta:
     return timedelta(**{unit if unit.endswith("s") else unit + "s": int(amount)})
 
 
+@serialized
 class InMemoryIdempotencyStore:
     table = "idempotency_records"
     stale, expires = _interval(STALE), _interval(EXPIRES)
@@ -239,6 +242,7 @@ class InMemoryUserRegistry:
         return counts
 
 
+@serialized
 class InMemoryTenantDirectory:
     """API keys by their SHA-256, never in clear."""
 
@@ -256,6 +260,7 @@ class InMemoryTenantDirectory:
         return found
 
 
+@serialized
 class InMemoryPatternStore(UserRows):
     table = "behaviour_patterns"
 

@@ -23,6 +23,8 @@ from engram.domain.model import Scope, Turn
 from engram.domain.records import SessionContext, SessionRef
 from engram.domain.sessions import snapshot_to_restore
 
+from ._common import serialized
+
 
 def _turn_json(turn: Turn) -> dict:
     return json.loads(json.dumps({"message_id": turn.message_id, "role": turn.role.value, "content": turn.content,
@@ -43,6 +45,7 @@ class _Session:
         return 1 + (2 if self.turns else 0) + (1 if self.snapshots else 0)
 
 
+@serialized
 class InMemorySessionStore:
     def __init__(self, settings: Settings | None = None) -> None:
         settings = settings or Settings()

@@ -9,13 +9,14 @@ from engram.domain.model import Scope
 from engram.domain.records import TaskRecord
 from engram.domain.tasks import OPEN, TaskStatus, check_transition
 
-from ._common import UserRows, as_json, clone, utcnow
+from ._common import UserRows, as_json, clone, serialized, utcnow
 
 
 def _record(row: dict) -> TaskRecord:
     return TaskRecord(row["task_id"], row["status"], clone(row["metadata"]), row["ts"], row["duration_ms"])
 
 
+@serialized
 class InMemoryTaskStore(UserRows):
     table = "task_events"
     time_column = "ts"

@@ -159,3 +159,24 @@ class TestRecordingAlerts(AlertPublisherContract):
 
 class TestInMemoryWriteFence(WriteFenceContract):
     pass
+
+
+# Guarded by their own lock or condition (the fence's leases, the registry's erasure fence), or
+# holding no shared state of their own (the erasure jobs read the other fakes, the recorders
+# append, the embedder, the link secret and the key store are pure, constant or wrap fakes that
+# are serialized).
+_SELF_GUARDED = {"users", "fence", "erasure_jobs", "embedder", "workflows", "alerts", "metrics", "keys", "probes",
+                 "link_secret"}
+
+
+def test_every_stateful_fake_applies_a_call_whole(deps):
+    # The service reads and writes a store from several threads: a fake that is not serialized
+    # fails at random (a dict changing size under an iteration) where no real store does.
+    from dataclasses import fields
+
+    unguarded = [
+        f"{f.name}.{name}" for f in fields(deps) if f.name not in _SELF_GUARDED | {"settings", "llm", "clients"}
+        for name, member in vars(type(getattr(deps, f.name))).items()
+        if not name.startswith("_") and callable(member) and not hasattr(member, "__wrapped__")
+        and not isinstance(member, (staticmethod, classmethod))]
+    assert unguarded == []
