@@ -170,6 +170,19 @@ class ProfileGraphContract(Contract):
         assert [i["object"] for i in store.items(alice)] == ["c", "b", "a", "d"]
         assert [i["object"] for i in store.items(alice, limit=2)] == ["c", "b"]
 
+    def test_items_of_some_predicates_only(self, store, alice, bob):
+        store.upsert_fact(alice, fact(P.HAS_NAME, "Dana"))
+        store.upsert_fact(alice, fact(P.LIVES_IN, "Lisbon"))
+        store.upsert_fact(alice, fact(P.WORKS_AS, "nurse", 0.9))
+        store.upsert_fact(bob, fact(P.HAS_NAME, "Bob"))
+        assert [i["object"] for i in store.items(alice, predicates=[P.HAS_NAME])] == ["Dana"]
+        assert [i["object"] for i in store.items(alice, predicates=(P.WORKS_AS, P.HAS_NAME))] == ["nurse", "Dana"]
+        assert store.items(alice, predicates=[]) == [] and store.items(alice, predicates=[P.HAS_CHILD]) == []
+        store.upsert_fact(alice, fact(P.HAS_NAME, "Dee", 0.9))  # a name is functional: Dana's edge closes
+        assert [i["object"] for i in store.items(alice, predicates=[P.HAS_NAME])] == ["Dee"]
+        history = store.items(alice, predicates=[P.HAS_NAME], include_history=True)
+        assert {i["object"] for i in history} == {"Dana", "Dee"}
+
     def test_an_unknown_item_is_not_found(self, store, alice):
         with pytest.raises(NotFound) as missing:
             store.item(alice, "e-nope")

@@ -9,6 +9,7 @@ functions (``domain.beliefs``).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 
 from engram.domain.beliefs import (
     EdgeClaim,
@@ -20,7 +21,7 @@ from engram.domain.beliefs import (
     states_an_end,
 )
 from engram.domain.keys import object_node_key, person_key_prefix, user_node_key
-from engram.domain.model import PREDICATES, Scope, TrustSource
+from engram.domain.model import PREDICATES, Predicate, Scope, TrustSource
 from engram.domain.records import Fact
 from engram.errors import NotFound
 
@@ -110,8 +111,10 @@ class InMemoryProfileGraph:
         self.edges.append(edge)
         return ("contested" if resolution.contested else "created"), None, self._item(edge)
 
-    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None) -> list[dict]:
-        edges = self._edges_of(scope, current=not include_history)
+    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None,
+              predicates: Collection[Predicate] | None = None) -> list[dict]:
+        kinds = None if predicates is None else {Predicate(p).value for p in predicates}
+        edges = [e for e in self._edges_of(scope, current=not include_history) if kinds is None or e["rel"] in kinds]
         edges = sorted(edges, key=lambda e: e["updated_at"], reverse=True)
         edges.sort(key=lambda e: e["confidence"] * (e["weight"] if e.get("weight") is not None else 1.0),
                    reverse=True)

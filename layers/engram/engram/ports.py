@@ -7,7 +7,7 @@ against both, so a fake cannot drift from the store it stands for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .domain.archive import Held
 from .domain.crypto import DataKey
 from .domain.metrics import Metric
-from .domain.model import Extraction, Scope, Turn
+from .domain.model import Extraction, Predicate, Scope, Turn
 from .domain.records import (
     AuditEntry,
     DeviceLink,
@@ -134,7 +134,10 @@ class ProfileGraph(Protocol):
         """(action, edge before, edge after); action is created, reinforced, contested, or
         unchanged (an edge, current or closed, was already learned from these messages)."""
         ...
-    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None) -> list[ProfileEdge]: ...
+    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None,
+              predicates: Collection[Predicate] | None = None) -> list[ProfileEdge]:
+        """Strongest first; ``predicates`` keeps those kinds only (None: every kind)."""
+        ...
     def item(self, scope: Scope, item_id: str) -> ProfileEdge: ...
     def update_item(self, scope: Scope, item_id: str, changes: dict[str, Any]) -> tuple[ProfileEdge, ProfileEdge]: ...
     def delete_item(self, scope: Scope, item_id: str) -> ProfileEdge: ...

@@ -13,6 +13,7 @@ A contradicting newer fact closes the older edge (``valid_to``) instead of delet
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -184,9 +185,14 @@ class ProfileGraph:
              "sensitive": spec.sensitive, "sealed": fact.sealed}).single()
         return ("contested" if resolution.contested else "created"), None, _item(record)
 
-    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None) -> list[dict]:
+    def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None,
+              predicates: Collection[Predicate] | None = None) -> list[dict]:
+        if predicates is not None and not predicates:
+            return []
+        # Relationship types from the enum only: nothing a request says reaches the statement.
+        types = "|".join(sorted(Predicate(p).value.upper() for p in predicates)) if predicates else _REL_TYPES
         where = "" if include_history else "WHERE r.valid_to IS NULL"
-        query = (f"MATCH (:User {{uid: $uid}})-[r:{_REL_TYPES}]->(o) {where} {_ITEM} "
+        query = (f"MATCH (:User {{uid: $uid}})-[r:{types}]->(o) {where} {_ITEM} "
                  f"ORDER BY r.confidence * coalesce(r.weight, 1.0) DESC, r.updated_at DESC")
         if limit:
             query += " LIMIT $limit"

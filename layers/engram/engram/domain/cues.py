@@ -19,11 +19,13 @@ Three kinds of cue, because they are not equally sure signs of a memory question
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 _CONVERSATIONAL = re.compile(
-    r"\b(?:(?:did|have) (?:i|we) (?:ever )?(?:say|tell|mention|talk|discuss|bring up|share)|"
-    r"i (?:told|tell) you|told you|i (?:mentioned|said)|we (?:talked|discussed|spoke|chatted))\b"
+    r"\b(?:(?:did|have|has) (?:i|we|the user) (?:ever )?"
+    r"(?:say|said|tell|told|mention|mentioned|talk|talked|discuss|discussed|bring up|brought up|share|shared)|"
+    r"(?:i|the user) (?:told|tell) you|told you|(?:i|the user) (?:mentioned|said)|"
+    r"we (?:talked|discussed|spoke|chatted))\b"
     r"|我(?:之前|以前|上次)?(?:跟|和|对|给)你(?:说|讲|提|聊)|(?:之前|以前|上次)(?:说|讲|提|聊)过|我(?:说|提|讲)过|我(?:之前|以前|上次|上回)?说的|我们(?:聊|谈|说)过",
     re.IGNORECASE,
 )
@@ -34,7 +36,8 @@ _ADDRESSED = re.compile(
 )
 _TEMPORAL = re.compile(r"\b(?:last time|before|previously|earlier)\b|上次|之前|以前|上回", re.IGNORECASE)
 # The user (or the user and the assistant) is part of what is asked.
-_PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us)\b|我|咱", re.I)
+_PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|this user)\b"
+                       r"|我|咱", re.I)
 # Knowledge nobody's past holds: how to do a thing, a fact about the world.
 _GENERAL = re.compile(
     r"^\W*(?:how (?:to|do you|does one|can (?:you|one)|do people)\b|what (?:is|are) (?:a|an)\b)"
@@ -47,12 +50,15 @@ _GENERAL = re.compile(
 # ("what did I tell you *about*", "do you remember *that*"). Longest forms first. A "when" after
 # "do you remember" stays: "Do you remember when my flight is?" asks for a time.
 _STRIP = [re.compile(p, re.IGNORECASE) for p in (
-    r"\b(?:what|anything|everything) (?:did|have) i (?:ever )?(?:said|say|told|tell|mentioned|mention|shared|share)"
+    r"\b(?:what|anything|everything) (?:did|have|has) (?:i|the user) (?:ever )?"
+    r"(?:said|say|told|tell|mentioned|mention|shared|share)"
     r"(?: to)?(?: you)?(?: (?:about|regarding|on|of))?\b",
-    r"\b(?:did|have) (?:i|we) (?:ever )?(?:say|said|tell|told|mention|mentioned|talk|talked|discuss|discussed|share|"
+    r"\b(?:did|have|has) (?:i|we|the user) (?:ever )?"
+    r"(?:say|said|tell|told|mention|mentioned|talk|talked|discuss|discussed|share|"
     r"shared|bring up|brought up)"
     r"(?: to)?(?: you)?(?: (?:about|regarding|that|anything about|something about))?\b",
-    r"\b(?:as |like |that )?(?:i|we) (?:told you|mentioned|said|discussed|talked about|spoke about|chatted about)"
+    r"\b(?:as |like |that )?(?:i|we|the user) "
+    r"(?:told you|mentioned|said|discussed|talked about|spoke about|chatted about)"
     r"(?: (?:to you|before|earlier|previously|last time))?(?: (?:about|that))?\b",
     r"\b(?:(?:do|did|can|could|would|will) you (?:still |even )?(?:remember|recall))(?: (?:that|if|whether|about))?\b",
     r"^\W*(?:hey,? |so,? )?(?:remember|recall) (?:when|that|the time|how)\b",
@@ -127,3 +133,17 @@ def without_names(text: str, names: Sequence[str]) -> str:
         pattern = re.escape(name) if not name.isascii() else rf"\b{re.escape(name)}(?:'s|')?(?!\w)"
         text = re.sub(pattern, " ", text, flags=re.IGNORECASE)
     return " ".join(text.split())
+
+
+def own_names(asked: Sequence[str], given: Iterable[str]) -> frozenset[str]:
+    """The names a question asks about that are the user's own, by the names the user gave
+    (``has_name``): "What is Dana's job?" asked of Dana's memory asks about the user, whose
+    memories never say their own name. A name matches the whole given name or one of its words;
+    a Chinese one also a part of it (小明 of 王小明)."""
+    words: set[str] = set()
+    for name in given:
+        whole = " ".join(str(name).lower().split())
+        words.add(whole)
+        words.update(whole.split())
+    return frozenset(n for n in asked if n in words or (not n.isascii() and len(n) >= 2
+                                                        and any(n in w for w in words)))

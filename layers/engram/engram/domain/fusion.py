@@ -155,11 +155,15 @@ def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) 
     return out
 
 
-def mentions(item: RecallItem, names: Sequence[str]) -> bool:
+def mentions_any(text: str, names: Sequence[str]) -> bool:
     """A name as a word's start ("Ana" in "Ana's", not in "banana"); a Chinese one anywhere
     (Chinese has no word boundaries to look for)."""
-    text = item.text.lower()
+    text = text.lower()
     return any(name in text if not name.isascii() else re.search(rf"\b{re.escape(name)}", text) for name in names)
+
+
+def mentions(item: RecallItem, names: Sequence[str]) -> bool:
+    return mentions_any(item.text, names)
 
 
 def record_strength(items: Sequence[RecallItem], names: Sequence[str] = ()) -> float:

@@ -24,11 +24,21 @@ _RECENCY = re.compile(r"\b(?:last time|recently|latest|most recent)\b|上次|最
 _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re.I)
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
               "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
-              "use", "used"}
+              "use", "used",
+              # An agent asking about its user in the third person ("Where does the user live?").
+              "user", "user's"}
+# Words that frame the kind of belief asked for without naming a thing ("How many children...",
+# "any health issues", "我对什么过敏"): no object a belief must match.
+_FRAMING = frozenset({"many", "much", "any", "some", "kind", "kinds", "type", "types", "sort", "sorts", "thing",
+                      "things", "issue", "issues", "problem", "problems", "current", "currently", "now"}
+                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现"))
 # How a question is put, never what it asks about ("What's my job?" asks about a job).
 _CONTRACTIONS = {"what's", "where's", "who's", "when's", "how's", "that's", "there's", "i've", "i'd", "i'll",
                  "didn't", "doesn't", "isn't", "wasn't", "aren't", "haven't", "can't", "won't", "you're"}
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+|[\u4e00-\u9fff]")
+# What a question asks for, by its words: an English hint is a word or its stem with an ending
+# ("allergies", "jobs", "older"; not "song" for "son", "message" for "age", "delivery" for
+# "live"), a Chinese one is found anywhere.
 _PREDICATE_HINTS: dict[str, Predicate] = {
     "allerg": Predicate.ALLERGIC_TO, "过敏": Predicate.ALLERGIC_TO, "name": Predicate.HAS_NAME,
     "名字": Predicate.HAS_NAME, "叫什么": Predicate.HAS_NAME, "old": Predicate.HAS_AGE, "age": Predicate.HAS_AGE,
@@ -36,12 +46,24 @@ _PREDICATE_HINTS: dict[str, Predicate] = {
     "prefer": Predicate.HAS_PREFERENCE, "favorite": Predicate.HAS_PREFERENCE, "favourite": Predicate.HAS_PREFERENCE,
     "喜欢": Predicate.HAS_PREFERENCE, "hate": Predicate.DISLIKES, "dislike": Predicate.DISLIKES,
     "讨厌": Predicate.DISLIKES, "son": Predicate.HAS_CHILD, "daughter": Predicate.HAS_CHILD,
-    "child": Predicate.HAS_CHILD, "kids": Predicate.HAS_CHILD, "儿子": Predicate.HAS_CHILD,
+    "child": Predicate.HAS_CHILD, "kid": Predicate.HAS_CHILD, "儿子": Predicate.HAS_CHILD,
     "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD, "advisor": Predicate.HAS_ADVISOR,
     "导师": Predicate.HAS_ADVISOR, "wife": Predicate.HAS_SPOUSE, "husband": Predicate.HAS_SPOUSE,
-    "work": Predicate.WORKS_AS, "job": Predicate.WORKS_AS, "live": Predicate.LIVES_IN,
+    "work": Predicate.WORKS_AS, "job": Predicate.WORKS_AS, "occupation": Predicate.WORKS_AS,
+    "profession": Predicate.WORKS_AS, "career": Predicate.WORKS_AS, "工作": Predicate.WORKS_AS,
+    "职业": Predicate.WORKS_AS, "live": Predicate.LIVES_IN, "reside": Predicate.LIVES_IN, "住": Predicate.LIVES_IN,
     "health": Predicate.HAS_CONDITION,
 }
+_HINT = re.compile(r"[a-z][a-z']*|[^\x00-\x7f]+")
+_ZH_HINTS = tuple(h for h in _PREDICATE_HINTS if not h.isascii())
+_ENDINGS = frozenset({"", "s", "'s", "'", "es", "ies", "y", "ic", "d", "ed", "red", "er", "ers", "est", "ing", "ren",
+                      "nce", "ence", "ences"})
+
+
+def _hinted(word: str, hint: str) -> bool:
+    if not hint.isascii():
+        return hint in word
+    return word.startswith(hint) and word[len(hint):] in _ENDINGS
 
 
 @dataclass(frozen=True)
@@ -65,13 +87,14 @@ class QueryIntent:
     def subject_terms(self) -> tuple[str, ...]:
         """The terms that say *what* is asked, without the names that say *who*: a task or a
         belief that shares only a name with the question ("Caroline") is not about it."""
-        return tuple(t for t in self.terms if t not in self.names)
+        return tuple(t for t in self.terms if t not in self.names and _plain(t) not in self.names)
 
     @property
     def object_terms(self) -> tuple[str, ...]:
         """The subject terms that name a thing rather than the kind of belief asked for: "job" in
         "What's my job?" asks for an occupation, whatever it is; "jazz" in "Do I like jazz?" for one."""
-        return tuple(t for t in self.subject_terms if not names_predicate(t))
+        return tuple(t for t in self.subject_terms if not names_predicate(t) and t not in _FRAMING
+                     and not any(hint in t or t in hint for hint in _ZH_HINTS if not t.isascii()))
 
 
 
@@ -83,15 +106,24 @@ def content_terms(text: str) -> tuple[str, ...]:
 
 
 def names_predicate(term: str) -> bool:
-    return any(hint in term if not hint.isascii() else term.startswith(hint) for hint in _PREDICATE_HINTS)
+    return any(_hinted(term, hint) for hint in _PREDICATE_HINTS)
+
+
+def asked_predicates(topic: str) -> frozenset[Predicate]:
+    """The kinds of belief a question's words ask for (``_PREDICATE_HINTS``)."""
+    words = _HINT.findall(topic.lower())
+    return frozenset(p for word in words for hint, p in _PREDICATE_HINTS.items() if _hinted(word, hint))
+
+
+def _plain(term: str) -> str:
+    return term.removesuffix("'s").removesuffix("'")
 
 
 def analyse(query: str, now: datetime) -> QueryIntent:
     when, _ = resolve_relative_time(query, now)
     window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else None
     topic = topic_of(query)
-    lowered = topic.lower()  # the cue is no hint: "what did I tell you" is not about age ("told")
-    predicates = frozenset(p for hint, p in _PREDICATE_HINTS.items() if hint in lowered)
+    predicates = asked_predicates(topic)  # the cue is no hint: "what did I tell you" is not about age ("told")
     return QueryIntent(
         text=query, terms=content_terms(topic), memory_dependent=is_memory_question(query),
         temporal=bool(_TEMPORAL.search(query)), recency=bool(_RECENCY.search(query)),

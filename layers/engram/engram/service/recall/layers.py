@@ -6,13 +6,14 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import time
+from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from ...bootstrap import Dependencies
 from ...domain.blind_index import index_terms
 from ...domain.cleaning import format_timestamp as _iso
-from ...domain.cues import without_names
+from ...domain.cues import own_names, without_names
 from ...domain.decay import decay_confidence, needs_confirmation
 from ...domain.fusion import (
     RRF_K,
@@ -21,6 +22,7 @@ from ...domain.fusion import (
     best_cosine,
     calibrated_cosine,
     convex_scores,
+    mentions_any,
     reciprocal_rank_fusion,
     record_candidates,
     unit_cosine,
@@ -48,6 +50,10 @@ from ..privacy import reveal_episode, reveal_items, reveal_turn
 COLD_TIER_FACTOR = 0.9
 # The lexical candidates, the user's term counts and fresh list are read beside the query's embedding.
 _BESIDE = ThreadPoolExecutor(max_workers=12, thread_name_prefix="recall-beside")
+# How long the episodes step waits for the names the user gave (the graph, read beside the
+# lexical search): a question naming nobody never waits, and a slow graph costs a name check,
+# never the step.
+_OWN_NAMES_WAIT_S = 0.3
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
 
@@ -95,9 +101,15 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
     """Beliefs about the user with decayed confidence; closed edges only when history is asked."""
     items = []
     edges = reveal_items(deps.keys, scope, deps.graph.items(scope, include_history=intent.wants_history, limit=50))
+    # "What is Tom's job?" is not about the user's own job; "What is Dana's job?" asked of Dana is.
+    own = own_names(intent.names, [e["object"] for e in edges if e["predicate"] == Predicate.HAS_NAME.value
+                                   and e.get("valid_to") is None])
+    foreground = [n for n in intent.names if n not in own]
     for edge in edges:
         predicate = Predicate(edge["predicate"])
         text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
+        if foreground and not mentions_any(text, foreground):
+            continue
         asked_for = predicate in intent.predicates
         # "What am I allergic to?" asks for a kind of belief; "Do I like jazz?" for one object.
         relevance = 1.0 if asked_for and not intent.object_terms else lexical_overlap(intent.subject_terms, text)
@@ -115,6 +127,11 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
     return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
 
 
+def _result_within(future, seconds: float, default):
+    done, _ = futures.wait([future], timeout=seconds)
+    return future.result() if done else default
+
+
 def _fresh_events(deps: Dependencies, scope: Scope) -> list[tuple[str, list[float] | None]]:
     """Events written in the last seconds, which the index may not show yet. Without them a recall
     misses only what was said in the last second: never a reason to fail the step."""
@@ -124,6 +141,16 @@ def _fresh_events(deps: Dependencies, scope: Scope) -> list[tuple[str, list[floa
         return deps.sessions.fresh(scope)
     except StoreUnavailable:
         return []
+
+
+def _given_names(deps: Dependencies, scope: Scope) -> list[str]:
+    """The names the user gave as their own; none when the graph cannot say (a recall never
+    fails for a name check)."""
+    try:
+        edges = deps.graph.items(scope, predicates=(Predicate.HAS_NAME,), limit=5)
+    except StoreUnavailable:
+        return []
+    return [e["object"] for e in reveal_items(deps.keys, scope, edges)]
 
 
 def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
@@ -149,21 +176,24 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
 
     searching = _BESIDE.submit(contextvars.copy_context().run, lexical_side)
     fresh = _BESIDE.submit(contextvars.copy_context().run, _fresh_events, deps, scope)
+    given = _BESIDE.submit(contextvars.copy_context().run, _given_names, deps, scope) if intent.names else None
     # A name said all over the user's memory (their own) is who is talking, not what is asked;
     # in a short question it outweighs the topic and finds "See you, Nate!". A question that names
     # anyone is embedded once the counts say whose names those are (one embedding, not two: under
     # load a second one costs more than waiting for the counts); one that names nobody, meanwhile.
+    # The user's own name, as they gave it, is background too: their memories seldom say it.
+    own = own_names(intent.names, _result_within(given, _OWN_NAMES_WAIT_S, [])) if given else frozenset()
     embedded = topic
     if intent.names and not recipe.embed_background_names:
         _, user_docs, df = searching.result()
-        embedded = without_names(topic, sorted(background_names(intent.names, df, user_docs)))
+        embedded = without_names(topic, sorted(background_names(intent.names, df, user_docs) | own))
         if not content_terms(embedded):
             embedded = topic
     vector = deps.embedder.embed_query([embedded])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
     knn = deps.episodes.nearest(scope, vector, recipe.candidates) if vector is not None else []
     lexical, user_docs, df = searching.result()
-    background = background_names(intent.names, df, user_docs)
+    background = background_names(intent.names, df, user_docs) | own
     t2 = time.perf_counter()
     if timings is not None:
         timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
@@ -196,6 +226,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
     if signals is not None:
+        if own:
+            signals["own_names"] = sorted(own)  # not asked about: the guard needs no record of them
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values()))
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)

@@ -147,12 +147,20 @@ def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResu
     items = layers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
     if ctx.intent.memory_dependent and "topic_words" in signals:  # only the guard needs it
         started = time.perf_counter()
-        heard = layers.heard_events(deps, ctx.intent, ctx.recipe, items[:ctx.request.k], signals["topic_words"])
+        heard = layers.heard_events(deps, _asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
+                                    signals["topic_words"])
         if heard is not None:
             signals["heard"] = heard
             timings["hear"] = (time.perf_counter() - started) * 1000
     return StepResult("episodes", items, fields=signals,
                       timings={f"episodes_{k}": round(v, 2) for k, v in timings.items()})
+
+
+def _asked_about(intent: QueryIntent, signals: dict) -> QueryIntent:
+    """The question with the user's own names (``signals["own_names"]``, the episodes step's) no
+    longer among the people a record must mention."""
+    own = set(signals.get("own_names") or ())
+    return replace(intent, names=tuple(n for n in intent.names if n not in own)) if own else intent
 
 
 def _originals(deps: Dependencies, ctx: RecallContext, inputs: dict) -> StepResult:
@@ -199,8 +207,8 @@ class RecallPlan:
         by_step = {r.step: r for r in results}
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
         items = fuse(layers_, self.recipe, ctx.request.k)
-        intent = ctx.intent
         signals = by_step["episodes"].fields if "episodes" in by_step else {}
+        intent = _asked_about(ctx.intent, signals)
         unsaid = "topic_words" in signals and TopicWords.from_fields(signals["topic_words"]).all_unsaid
         heard = set(signals["heard"]) if "heard" in signals else None
         found = bool(items) and (not intent.memory_dependent or has_record(

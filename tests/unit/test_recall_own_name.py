@@ -1,0 +1,134 @@
+"""Questions about the user as an agent puts them: by the name the user gave ("What is Dana's
+job?" asked of Dana's memory), or in the third person ("Where does the user live?"). Neither
+may hide what the user said about themselves, and neither may answer for someone else."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.domain.cues import is_memory_question, own_names
+from engram.domain.model import Predicate
+from engram.domain.query import analyse
+from engram.service.recall import RecallRequest, run_in_process
+from tests.unit.support import say
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def dana(deps, consenting):
+    say(deps, consenting, "Hi! I'm Dana, I just moved to Lisbon from Berlin.", "I work as a nurse at a hospital.",
+        "I'm allergic to peanuts.", "My son Leo is seven.", "I love jazz.", "I started running on weekends.",
+        "I drive a small blue car.", "We had pasta for dinner tonight.")
+    # Dana is said in one event of eight: not a name said all over the memory (lexical.BACKGROUND_SHARE).
+    return consenting
+
+
+def ask(deps, scope, query: str) -> dict:
+    return run_in_process(deps, RecallRequest.parse(scope, query, 10, NOW.isoformat()))
+
+
+def texts(answer: dict) -> list[str]:
+    return [i["text"] for i in answer["items"]]
+
+
+def test_own_names_match_the_given_name_whole_or_by_word():
+    assert own_names(("dana",), ["Dana"]) == {"dana"}
+    assert own_names(("dana", "tom"), ["Dana  Smith"]) == {"dana"}
+    assert own_names(("smith",), ["Dana Smith"]) == {"smith"}
+    assert own_names(("dan",), ["Dana"]) == frozenset()
+    assert own_names(("小明",), ["王小明"]) == {"小明"}
+    assert own_names(("dana",), []) == frozenset()
+
+
+@pytest.mark.parametrize("query", ["What is Dana's job?", "What does Dana do for work?", "Where does Dana work?"])
+def test_the_users_own_name_asks_about_the_user(deps, dana, query):
+    answer = ask(deps, dana, query)
+    assert "works as: nurse" in texts(answer), answer["items"]
+    assert not answer["no_record"]
+
+
+def test_the_users_own_name_keeps_the_events_that_do_not_say_it(deps, dana):
+    assert "I work as a nurse at a hospital." in texts(ask(deps, dana, "Where does Dana work?"))
+    assert "I love jazz." in texts(ask(deps, dana, "What music does Dana love?"))
+
+
+def test_the_guard_needs_no_record_of_the_users_own_name(deps, dana):
+    answer = ask(deps, dana, "Do you remember what Dana said about jazz?")
+    assert answer["memory_dependent"] and not answer["no_record"], answer
+    assert "I love jazz." in texts(answer)
+
+
+def test_a_memory_question_by_the_users_own_name_finds_the_record(deps, dana):
+    answer = ask(deps, dana, "Do you remember where Dana works?")
+    assert answer["memory_dependent"] and not answer["no_record"]
+    assert "works as: nurse" in texts(answer)
+
+
+@pytest.mark.parametrize("query", ["What is Tom's job?", "Where does Tom live?", "Is Tom allergic to anything?"])
+def test_another_persons_name_is_not_answered_with_the_users_beliefs(deps, dana, query):
+    answer = ask(deps, dana, query)
+    assert not any(t.startswith(("works as", "lives in", "allergic to")) for t in texts(answer)), answer["items"]
+
+
+def test_a_memory_question_about_someone_never_mentioned_is_no_record(deps, dana):
+    answer = ask(deps, dana, "Do you remember what Tom does for work?")
+    assert answer["memory_dependent"] and answer["no_record"] and answer["items"] == []
+
+
+def test_a_name_the_user_no_longer_goes_by_is_not_theirs(deps, consenting):
+    say(deps, consenting, "I'm Dana.", "I work as a nurse at a hospital.")
+    say(deps, consenting, "Actually, call me Dee from now on.", prefix="later")
+    names = [i["object"] for i in deps.graph.items(consenting, predicates=[Predicate.HAS_NAME])]
+    if names != ["Dee"]:
+        pytest.skip(f"the extraction did not hear the new name: {names}")
+    assert "works as: nurse" in texts(ask(deps, consenting, "What is Dee's job?"))
+    assert "works as: nurse" not in texts(ask(deps, consenting, "What is Dana's job?"))
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("Where does the user live?", "lives in: Lisbon"), ("What is the user's job?", "works as: nurse"),
+    ("What is the user allergic to?", "allergic to: peanuts"), ("Does the user have kids?", "has child: Leo"),
+])
+def test_the_user_in_the_third_person_is_the_user(deps, dana, query, expected):
+    assert expected in texts(ask(deps, dana, query))
+
+
+@pytest.mark.parametrize(("query", "memory"), [
+    ("Did the user mention a dog?", True), ("Has the user ever said anything about skiing?", True),
+    ("What did the user tell you about their job?", True), ("Have I ever mentioned my brother?", True),
+    ("Where does the user live?", False), ("Did the Cubs win?", False),
+])
+def test_third_person_memory_cues(query, memory):
+    assert is_memory_question(query) is memory
+
+
+def test_a_third_person_question_about_a_thing_never_said_is_no_record(deps, dana):
+    answer = ask(deps, dana, "Did the user mention a dog?")
+    assert answer["no_record"] and answer["items"] == []
+
+
+@pytest.mark.parametrize(("query", "asked", "not_asked"), [
+    ("What is my favourite song?", {Predicate.HAS_PREFERENCE}, {Predicate.HAS_CHILD}),
+    ("What language am I learning?", set(), {Predicate.HAS_AGE}),
+    ("Who delivers my groceries?", set(), {Predicate.LIVES_IN}),
+    ("How old is my son?", {Predicate.HAS_AGE, Predicate.HAS_CHILD}, set()),
+    ("What are my allergies?", {Predicate.ALLERGIC_TO}, set()),
+    ("我对什么过敏？", {Predicate.ALLERGIC_TO}, set()),
+    ("我住在哪里？", {Predicate.LIVES_IN}, set()),
+])
+def test_a_kind_of_belief_is_asked_by_a_word_not_by_letters_inside_one(query, asked, not_asked):
+    predicates = analyse(query, NOW).predicates
+    assert asked <= predicates and not (not_asked & predicates)
+
+
+def test_a_song_question_is_not_answered_with_the_users_children(deps, dana):
+    assert "has child: Leo" not in texts(ask(deps, dana, "What is my favourite song?"))
+
+
+@pytest.mark.parametrize(("query", "expected"), [("我对什么过敏？", "allergic to: peanuts"),
+                                                 ("我住在哪里？", "lives in: Lisbon")])
+def test_a_chinese_question_for_a_kind_of_belief_finds_it(deps, dana, query, expected):
+    assert expected in texts(ask(deps, dana, query))
