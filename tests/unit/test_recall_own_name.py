@@ -4,6 +4,7 @@ may hide what the user said about themselves, and neither may answer for someone
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -12,7 +13,7 @@ from engram.domain.cues import is_memory_question, own_names
 from engram.domain.model import Predicate
 from engram.domain.query import analyse
 from engram.service.recall import RecallRequest, run_in_process
-from tests.unit.support import say
+from tests.unit.support import failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -26,8 +27,8 @@ def dana(deps, consenting):
     return consenting
 
 
-def ask(deps, scope, query: str) -> dict:
-    return run_in_process(deps, RecallRequest.parse(scope, query, 10, NOW.isoformat()))
+def ask(deps, scope, query: str, deadlines: dict | None = None) -> dict:
+    return run_in_process(deps, RecallRequest.parse(scope, query, 10, NOW.isoformat()), deadlines_ms=deadlines)
 
 
 def texts(answer: dict) -> list[str]:
@@ -132,3 +133,15 @@ def test_a_song_question_is_not_answered_with_the_users_children(deps, dana):
                                                  ("我住在哪里？", "lives in: Lisbon")])
 def test_a_chinese_question_for_a_kind_of_belief_finds_it(deps, dana, query, expected):
     assert expected in texts(ask(deps, dana, query))
+
+
+def test_a_graph_that_is_down_costs_the_name_check_not_the_episodes(deps, dana):
+    answer = ask(replace(deps, graph=failing(deps.graph, "items")), dana, "What music does Dana love?")
+    assert answer["degraded"] == ["profile"]
+    assert "episodes" not in answer["degraded"] and answer["items"], answer
+
+
+def test_a_slow_graph_does_not_hold_the_episodes_past_their_deadline(deps, dana):
+    deadlines = {"session": 2000, "tasks": 2000, "profile": 300, "episodes": 1000, "archive": 2000}
+    answer = ask(replace(deps, graph=slow(deps.graph, "items", 3.0)), dana, "What music does Dana love?", deadlines)
+    assert answer["degraded"] == ["profile"], answer

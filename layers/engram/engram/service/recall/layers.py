@@ -42,7 +42,7 @@ from ...domain.lexical import (
 from ...domain.model import PREDICATES, Predicate, Scope
 from ...domain.query import QueryIntent, content_terms, lexical_text
 from ...domain.records import SessionRef
-from ...errors import StoreUnavailable
+from ...errors import EngramError, StoreUnavailable
 from ..archival import original_turns
 from ..privacy import reveal_episode, reveal_items, reveal_turn
 
@@ -147,10 +147,10 @@ def _given_names(deps: Dependencies, scope: Scope) -> list[str]:
     """The names the user gave as their own; none when the graph cannot say (a recall never
     fails for a name check)."""
     try:
-        edges = deps.graph.items(scope, predicates=(Predicate.HAS_NAME,), limit=5)
-    except StoreUnavailable:
+        return [e["object"] for e in reveal_items(
+            deps.keys, scope, deps.graph.items(scope, predicates=(Predicate.HAS_NAME,), limit=5))]
+    except EngramError:  # down, or a key that cannot open a sealed name
         return []
-    return [e["object"] for e in reveal_items(deps.keys, scope, edges)]
 
 
 def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
