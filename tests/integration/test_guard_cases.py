@@ -28,6 +28,7 @@ MEMORY = [
     ("a13", "我喜欢喝绿茶，每天早上一杯。"),
     ("a14", "我在上海的一家银行工作。"),
     ("a15", "Hello! How are you today?"),
+    ("a16", "By the way, my name is Dana."),
 ]
 
 # (question, a message that answers it): the question in other words than the memory's.
@@ -48,6 +49,23 @@ ANSWERABLE = [
     ("我对什么过敏？", "a12"),
     ("我早上喝什么？", "a13"),
     ("你还记得我在哪里工作吗？", "a14"),
+]
+
+# As an agent asks about its user: in the third person, or by the name the user gave.
+ANSWERABLE_AGENT = [
+    ("Where does the user live?", "a3"),
+    ("What is the user allergic to?", "a1"),
+    ("Does the user have any pets?", "a2"),
+    ("What is Dana's job?", "a4"),
+    ("Where does Dana work?", "a4"),
+    ("Did the user mention a trip?", "a5"),
+    ("Do you remember what instrument Dana is learning?", "a8"),
+    ("Has the user ever said anything about running?", "a9"),
+]
+NEVER_SAID_AGENT = [
+    "Did the user mention a dog?", "Has the user ever said anything about skiing?",
+    "Do you remember Dana's blood type?", "Did the user tell you about their brother?",
+    "Do you remember what car Dana drives?",
 ]
 
 NEVER_SAID = [
@@ -109,6 +127,22 @@ def test_what_was_said_is_found_in_other_words(memory, question, answer):
     assert found["no_record"] is False, f"{question!r}: the guard hid a memory"
     ids = [m for item in found["items"] for m in item["provenance"].get("message_ids") or []]
     assert answer in ids, f"{question!r}: {answer} not among {ids}"
+
+
+@pytest.mark.parametrize(("question", "answer"), ANSWERABLE_AGENT)
+def test_what_was_said_is_found_as_an_agent_asks(memory, question, answer):
+    test_what_was_said_is_found_in_other_words(memory, question, answer)
+
+
+def test_what_was_never_said_is_no_record_as_an_agent_asks(memory):
+    missed = [q for q in NEVER_SAID_AGENT if not ask(memory, q)["no_record"]]
+    assert missed == [], f"answered as if said: {missed}"
+
+
+@pytest.mark.parametrize("question", ["What is Tom's job?", "Where does Tom live?", "Is Tom allergic to anything?"])
+def test_another_persons_name_gets_none_of_the_users_beliefs(memory, question):
+    ids = {m for item in ask(memory, question)["items"] for m in item["provenance"].get("message_ids") or []}
+    assert not ids & {"a1", "a3", "a4", "a12", "a14"}, f"{question!r}: {ids}"
 
 
 def test_what_was_never_said_is_no_record(memory, deps):
