@@ -79,6 +79,15 @@ def _taste(value: str) -> str | None:
     return None if value.lower() in _NOT_TASTES else value
 
 
+_DIET = r"(vegan|vegetarian|pescatarian|pescetarian|plant-based|flexitarian)"
+_DIET_KIND = (r"(vegan|vegetarian|pescatarian|pescetarian|plant-based|flexitarian|keto|ketogenic|paleo|low-carb|"
+              r"low carb|gluten-free|dairy-free|halal|kosher|mediterranean|low-fodmap)")
+
+
+def _diet(value: str) -> str:
+    return f"{value.lower()} diet"
+
+
 def _name(value: str) -> str | None:
     return None if value.split()[0].lower() in _NOT_NAMES else value
 
@@ -172,6 +181,19 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'m| am) (?:a |an )?(?:(?:big|huge|real|total)\s+)?([a-z]+) "
                     r"(?:drinker|eater|person|lover)\b", _I), P.HAS_PREFERENCE, value=_taste),
     Rule(re.compile(r"\b(?:i can't get enough of|nothing beats) " + OBJ + END, _I), P.HAS_PREFERENCE),
+    # a diet is how the user eats, kept as the taste it is: "I'm vegan" -> a vegan diet
+    Rule(re.compile(r"\bi(?:'m| am|'ve been| have been) " + ADV + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
+                    r"100%)\s+){0,2}" + _DIET + r"\b(?! (?:restaurants?|options?|places?|friends?|recipes?|food|"
+                    r"dishes|meals|cookbooks?|cafes?|menus?)\b)", _I), P.HAS_PREFERENCE, value=_diet),
+    Rule(re.compile(r"\bi(?: went| have gone|'ve gone| became| have become|'ve become| turned) " + ADV
+                    + r"(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])(?! (?:restaurants?|options?|places?|"
+                    r"friends?|recipes?|food|dishes|meals|cookbooks?|cafes?|menus?)\b)", _I), P.HAS_PREFERENCE,
+         value=_diet),
+    Rule(re.compile(r"\bi(?:'m| am) (?:on|following|doing|sticking to) (?:a |an |the |strict )?" + _DIET_KIND
+                    + r" diet\b", _I), P.HAS_PREFERENCE, value=_diet),
+    Rule(re.compile(r"\bi " + ADV + r"(?:only |strictly )?(?:follow|eat|keep|stick to) "
+                    r"(?:a |an |the |strictly |only )?" + _DIET_KIND
+                    + r"(?: diet| food)?(?= |$|[.,;!?])", _I), P.HAS_PREFERENCE, value=_diet),
     # difficulties and skills
     Rule(re.compile(r"\bi " + ADV + r"(?:struggle (?:a lot |a bit |so much |quite a bit |badly )?with|"
                     r"have (?:a lot of |some |real )?trouble(?: with)?|have a hard time(?: with)?|"

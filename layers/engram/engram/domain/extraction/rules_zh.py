@@ -80,6 +80,10 @@ RULES: list[Rule] = [
          value=_consumed),
     Rule(re.compile(r"我" + ADV + r"对" + OBJ + r"(?:不感兴趣|没兴趣|没什么兴趣|不感冒)"), P.DISLIKES),
     Rule(re.compile(r"我最不喜欢的[\u4e00-\u9fff]{0,4}?是" + OBJ + END), P.DISLIKES),
+    # 饮食: "我吃素", "我是素食主义者" (a vegan's 纯素 kept apart)
+    Rule(re.compile(r"我" + ADV + r"(?:一直|现在|已经|平时|只)?(?:在)?(?:是(?:个|一个|一名)?)?"
+                    r"(纯素|吃素|素食(?:主义)?者?)(?!的|餐厅|馆)"), P.HAS_PREFERENCE,
+         value=lambda v: "纯素食" if v.startswith("纯") else "素食"),
     Rule(re.compile(r"我" + ADV + r"(?:喜欢|爱吃|爱喝|爱看|爱听|爱|偏爱|热爱|钟爱|迷上了|迷恋|偏好|喜爱)(?!的)" + LIST
                     + END),
          P.HAS_PREFERENCE, lists=True, value=_consumed),
