@@ -145,3 +145,13 @@ def test_a_slow_graph_does_not_hold_the_episodes_past_their_deadline(deps, dana)
     deadlines = {"session": 2000, "tasks": 2000, "profile": 300, "episodes": 1000, "archive": 2000}
     answer = ask(replace(deps, graph=slow(deps.graph, "items", 3.0)), dana, "What music does Dana love?", deadlines)
     assert answer["degraded"] == ["profile"], answer
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("What pets does the user have?", "has pet: Rex (dog)"), ("What's my dog's name?", "has pet: Rex (dog)"),
+    ("我有什么宠物？", "has pet: Rex (dog)"),
+])
+def test_a_pet_is_a_belief_a_question_finds(deps, consenting, query, expected):
+    say(deps, consenting, "I have a dog named Rex.", "I'm allergic to cats.")
+    assert expected in texts(ask(deps, consenting, query))
+    assert "has pet: Rex (dog)" not in texts(ask(deps, consenting, "Is the user allergic to anything?"))

@@ -62,6 +62,7 @@ class Predicate(StrEnum):
     MASTERS = "masters"
     WORKS_AS = "works_as"
     LIVES_IN = "lives_in"
+    HAS_PET = "has_pet"
 
 
 class NodeLabel(StrEnum):
@@ -113,6 +114,8 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
     Predicate.MASTERS: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT, opposite=Predicate.STRUGGLES_WITH),
     Predicate.WORKS_AS: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
     Predicate.LIVES_IN: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
+    # A pet is kept by its name and kind ("Rex (dog)"), or its kind alone when it has no name yet.
+    Predicate.HAS_PET: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, decay_class="relation"),
 }
 
 # Words an extractor or a client may use for a predicate; anything else is rejected.
@@ -128,6 +131,7 @@ PREDICATE_SYNONYMS: dict[str, Predicate] = {
     "friend": Predicate.HAS_FRIEND, "advisor": Predicate.HAS_ADVISOR, "supervisor": Predicate.HAS_ADVISOR,
     "mentor": Predicate.HAS_ADVISOR, "teacher": Predicate.HAS_ADVISOR, "colleague": Predicate.HAS_COLLEAGUE,
     "coworker": Predicate.HAS_COLLEAGUE, "boss": Predicate.HAS_MANAGER, "manager": Predicate.HAS_MANAGER,
+    "pet": Predicate.HAS_PET,
     "儿子": Predicate.HAS_CHILD, "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD,
     "妈妈": Predicate.HAS_PARENT, "爸爸": Predicate.HAS_PARENT, "母亲": Predicate.HAS_PARENT,
     "父亲": Predicate.HAS_PARENT, "妻子": Predicate.HAS_SPOUSE, "老婆": Predicate.HAS_SPOUSE,

@@ -52,7 +52,7 @@ _PREDICATE_HINTS: dict[str, Predicate] = {
     "work": Predicate.WORKS_AS, "job": Predicate.WORKS_AS, "occupation": Predicate.WORKS_AS,
     "profession": Predicate.WORKS_AS, "career": Predicate.WORKS_AS, "工作": Predicate.WORKS_AS,
     "职业": Predicate.WORKS_AS, "live": Predicate.LIVES_IN, "reside": Predicate.LIVES_IN, "住": Predicate.LIVES_IN,
-    "health": Predicate.HAS_CONDITION,
+    "health": Predicate.HAS_CONDITION, "pet": Predicate.HAS_PET, "宠物": Predicate.HAS_PET,
 }
 _HINT = re.compile(r"[a-z][a-z']*|[^\x00-\x7f]+")
 _ZH_HINTS = tuple(h for h in _PREDICATE_HINTS if not h.isascii())
@@ -87,7 +87,9 @@ class QueryIntent:
     def subject_terms(self) -> tuple[str, ...]:
         """The terms that say *what* is asked, without the names that say *who*: a task or a
         belief that shares only a name with the question ("Caroline") is not about it."""
-        return tuple(t for t in self.terms if t not in self.names and _plain(t) not in self.names)
+        # In their plain form: "my dog's name" asks about a dog.
+        return tuple(dict.fromkeys(_plain(t) for t in self.terms
+                                   if t not in self.names and _plain(t) not in self.names))
 
     @property
     def object_terms(self) -> tuple[str, ...]:

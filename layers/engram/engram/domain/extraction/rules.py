@@ -15,7 +15,8 @@ class Rule:
     """``pattern`` finds the object in group ``group``. A relation rule has no fixed predicate: the
     relation word in ``relation_group`` names it ("my sister" -> has_sibling). ``lists`` splits
     "A, B and C" into three facts; ``value`` maps the matched words onto the stored object
-    ("diabetic" -> "diabetes", "thirty" -> "30") or rejects them (``None``)."""
+    ("diabetic" -> "diabetes", "thirty" -> "30") or rejects them (``None``). ``kind_group`` names
+    what the object is, kept beside it: "my dog Rex" -> "Rex (dog)"."""
 
     pattern: re.Pattern
     predicate: Predicate | None
@@ -23,6 +24,7 @@ class Rule:
     relation_group: int | None = None
     lists: bool = False
     value: Callable[[str], str | None] | None = None
+    kind_group: int | None = None
 
 
 # Plural and modified relation words map onto the singular the vocabulary knows.
@@ -35,6 +37,17 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "宝宝": "孩子", "闺女": "女儿", "太太": "妻子", "先生": "丈夫", "爱人": "妻子", "媳妇": "妻子",
              "师傅": "导师", "上司": "经理", "主管": "经理", "教授": "导师", "博导": "导师", "兄弟": "哥哥",
              "姐妹": "姐姐", "好朋友": "朋友", "闺蜜": "朋友"}
+
+
+_Y_PLURALS = {"puppies": "puppy", "bunnies": "bunny", "ponies": "pony"}
+
+
+def singular_kind(word: str) -> str:
+    """"cats" -> "cat", "puppies" -> "puppy", "guinea pigs" -> "guinea pig"; Chinese as it is."""
+    word = " ".join(word.lower().split())
+    if word in _Y_PLURALS:
+        return _Y_PLURALS[word]
+    return word[:-1] if word.isascii() and word.endswith("s") and not word.endswith("ss") else word
 
 
 def relation_predicate(word: str) -> Predicate | None:
@@ -59,6 +72,8 @@ def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str]]:
                 obj = clean_object(part)
                 if obj and rule.value is not None:
                     obj = rule.value(obj)
+                if obj and rule.kind_group is not None:
+                    obj = f"{obj} ({singular_kind(match.group(rule.kind_group))})"
                 if obj and (predicate, obj.lower()) not in {(p, o.lower()) for p, o in found}:
                     found.append((predicate, obj))
     return found

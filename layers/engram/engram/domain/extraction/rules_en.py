@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
-from .rules import Rule
+from .rules import Rule, singular_kind
 from .text import EN_NUMBER_WORDS, age
 
 _I = re.I
@@ -86,6 +86,17 @@ _DIET_KIND = (r"(vegan|vegetarian|pescatarian|pescetarian|plant-based|flexitaria
 
 def _diet(value: str) -> str:
     return f"{value.lower()} diet"
+
+
+PET = (r"((?i:dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?|bunn(?:y|ies)|hamsters?|guinea pigs?|parrots?|"
+       r"budgies?|birds?|goldfish|fish|turtles?|tortoises?|snakes?|lizards?|geckos?|horses?|ponies|pony|ferrets?|"
+       r"chickens?))")
+# "I have", "we've got", "I adopted", "I just got": the user's own animals, now (not "I had", "I want").
+_HAVE = (r"\b(?i:i|we)(?i:'ve| have)?(?i: just| recently| finally| also)?(?i: have| own| got| adopted| rescued|"
+         r" have got) ")
+_PET_COUNT = r"(?i:a |an |one |two |three |four |2 |3 |4 |our |my |a new |a couple of )"
+_PET_LOOKS = (r"(?:(?i:little|new|old|young|senior|rescue|adopted|black|white|grey|gray|brown|orange|ginger|tabby|"
+              r"golden|fluffy|big|small|sweet|lazy|crazy|beautiful|cute)\s+){0,2}")
 
 
 def _name(value: str) -> str | None:
@@ -231,6 +242,15 @@ RULES: list[Rule] = [
                     + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:my (?:home|house|place|apartment|flat) is in) " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"^(?i:home(?: for me)? is) " + PLACE), P.LIVES_IN),
+    # pets: "my dog Rex", "I have two cats, Miso and Tofu", "Pixel is my cat", "I adopted a puppy"
+    Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?:,|:| named| called|, named| -| whose name is)? "
+                    + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
+    Rule(re.compile(r"\b(?i:my|our) " + _PET_LOOKS + PET + r"(?:'s name is|'s names are| is named| is called|"
+                    r" are named| are called|,)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
+    Rule(re.compile(PEOPLE + r" (?:is|are) (?i:my|our) " + _PET_LOOKS + PET + r"\b"), P.HAS_PET, 1, lists=True,
+         kind_group=2),
+    Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?=$|[.,;!?]| and | who | that | which | at home"
+                    r"| since | for )(?!,? (?:named |called )?[A-Z])"), P.HAS_PET, value=singular_kind),
     # relations: "Leo is my son", "my wife Anna", "my sister's name is Mia", "two kids, Leo and Sara"
     Rule(re.compile(PEOPLE + r" (?:is|are|was) (?i:my) " + RELATION_MOD + RELATION + r"\b"), None, 1,
          relation_group=2, lists=True),

@@ -36,6 +36,10 @@ _SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑
 _NOT_NAME_ENDINGS = ("人", "生", "师", "员", "家", "者", "长", "理", "总", "士", "工", "医")
 
 
+_PET = r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟|鱼|小鸟|鸟|马|蜥蜴|蛇)"
+_PET_COUNT = r"(?:一|两|三|几)?(?:只|条|匹|头)"
+
+
 def _zh_name(value: str) -> str | None:
     """"我是王小明" is a name; "我是北京人" or "我是张经理" (a title, not a name) is not."""
     if len(value) in (2, 3) and value[0] in _SURNAMES and not value.endswith(_NOT_NAME_ENDINGS):
@@ -112,6 +116,13 @@ RULES: list[Rule] = [
                     + OBJ + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
+    # pets: "我养了一只猫，叫咪咪", "我家的狗叫旺财", "我养了一只兔子" (not "我以前养过狗", "我想养猫")
+    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"[，,]?(?:它|他|她)?"
+                    r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
+    Rule(re.compile(r"我(?:家|们家)?的" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
+         kind_group=1),
+    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"(?=$|[。；！？.;!?]|[，,](?!"
+                    r"(?:它|他|她)?(?:叫|名叫|名字叫)))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
     Rule(re.compile(TITLED + r"是我的?" + RELATION), None, 1, relation_group=2),
     # "我妈妈是一名医生" names her job, not a person.
