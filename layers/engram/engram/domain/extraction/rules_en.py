@@ -99,6 +99,15 @@ _PET_LOOKS = (r"(?:(?i:little|new|old|young|senior|rescue|adopted|black|white|gr
               r"golden|fluffy|big|small|sweet|lazy|crazy|beautiful|cute)\s+){0,2}")
 
 
+_LANGUAGE = (r"(?:english|french|spanish|german|italian|portuguese|dutch|swedish|norwegian|danish|finnish|polish|"
+             r"russian|ukrainian|greek|turkish|arabic|hebrew|persian|farsi|hindi|urdu|bengali|punjabi|tamil|"
+             r"mandarin|cantonese|chinese|japanese|korean|vietnamese|thai|indonesian|malay|tagalog|swahili|"
+             r"czech|hungarian|romanian|catalan|irish|welsh|sign language|asl)")
+
+
+_LANGUAGES = _LANGUAGE + r"(?:(?:,? and |, | & )" + _LANGUAGE + r")*"
+
+
 def _name(value: str) -> str | None:
     return None if value.split()[0].lower() in _NOT_NAMES else value
 
@@ -205,6 +214,16 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi " + ADV + r"(?:only |strictly )?(?:follow|eat|keep|stick to) "
                     r"(?:a |an |the |strictly |only )?" + _DIET_KIND
                     + r"(?: diet| food)?(?= |$|[.,;!?])", _I), P.HAS_PREFERENCE, value=_diet),
+    # fears are dislikes: "I'm afraid of heights", "I have a phobia of needles"
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:(?:a bit|a little|kind of|kinda)\s+)?(?:afraid|scared|terrified|"
+                    r"frightened) of " + OBJ + END, _I), P.DISLIKES, lists=True),
+    Rule(re.compile(r"\bi " + ADV + r"(?:fear|have a fear of|have a phobia of) " + OBJ + END, _I), P.DISLIKES,
+         lists=True),
+    # a fan of a team or a band by its name: "I'm a Lakers fan", "I support Arsenal"
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:big|huge|massive|die-hard|diehard|lifelong|real|total)\s+)?"
+                    r"((?:[A-Z][\w'&.-]*\s){0,3}[A-Z][\w'&.-]*) (?i:fan|supporter)\b"), P.HAS_PREFERENCE),
+    Rule(re.compile(r"\b(?i:i) (?i:support|root for|cheer for) (?i:the )?((?:[A-Z][\w'&.-]*\s){0,3}[A-Z][\w'&.-]*)"
+                    r"(?=$|[.,;!?]| (?i:and|but|because|since|in|at)\b)"), P.HAS_PREFERENCE),
     # difficulties and skills
     Rule(re.compile(r"\bi " + ADV + r"(?:struggle (?:a lot |a bit |so much |quite a bit |badly )?with|"
                     r"have (?:a lot of |some |real )?trouble(?: with)?|have a hard time(?: with)?|"
@@ -223,6 +242,10 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"(?:good|great|excellent|skilled|proficient|fluent|an expert|"
                     r"experienced|talented) (?:at|in|with) " + OBJ + END, _I), P.MASTERS, lists=True),
     Rule(re.compile(r"\bi speak fluent " + OBJ + END, _I), P.MASTERS, lists=True),
+    # languages: "I speak French and Spanish", "I'm fluent in Mandarin" (not "I speak to my boss")
+    Rule(re.compile(r"\bi " + ADV + r"(?:speak|can speak|also speak) (?!a little|a bit|some|basic|broken)"
+                    r"(?:(?:fluent|decent|good)\s+)?(" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"fluent in (" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
     # occupations
     Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working) as an? " + JOB,
                     _I), P.WORKS_AS),

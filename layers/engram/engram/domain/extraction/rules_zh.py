@@ -40,6 +40,10 @@ _PET = r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟
 _PET_COUNT = r"(?:一|两|三|几)?(?:只|条|匹|头)"
 
 
+_LANGUAGE = (r"(?:英语|法语|德语|日语|韩语|西班牙语|俄语|意大利语|葡萄牙语|阿拉伯语|粤语|普通话|上海话|四川话|中文|英文|"
+             r"日文|法文|德文)")
+
+
 def _zh_name(value: str) -> str | None:
     """"我是王小明" is a name; "我是北京人" or "我是张经理" (a title, not a name) is not."""
     if len(value) in (2, 3) and value[0] in _SURNAMES and not value.endswith(_NOT_NAME_ENDINGS):
@@ -106,6 +110,10 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^" + OBJ + r"对我(?:来说)?" + ADV + r"(?:太|很|特别|非常|有点|有些)?(?:难|困难|吃力)"),
          P.STRUGGLES_WITH),
     Rule(re.compile(r"我" + ADV + r"(?:擅长|精通|很会|熟悉)" + LIST + END), P.MASTERS, lists=True),
+    Rule(re.compile(r"我" + ADV + r"(?:会说|能说|会讲|能讲)(" + _LANGUAGE + r"(?:(?:和|、|跟)" + _LANGUAGE + r")*)"),
+         P.MASTERS, lists=True),
+    # fears are dislikes: "我怕狗", "我很害怕蛇"
+    Rule(re.compile(r"^我" + ADV + r"(?:怕|害怕|恐惧)" + OBJ + END), P.DISLIKES),
     # occupations: "我是一名医生", "我在医院当护士", "我的工作是程序员"
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)?(" + OCCUPATIONS + r")" + END), P.WORKS_AS),
     Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?(" + OCCUPATIONS + r")"),
