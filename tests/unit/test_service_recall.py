@@ -179,15 +179,17 @@ def _item(memory_id, layer, score, message_ids, relevance=1.0):
 
 
 def test_fusion_drops_repeats_and_covered_items_and_keeps_k(alice):
-    request = request_for(alice, "what do I like", k=3)
+    request = request_for(alice, "what do I like", k=4)
     results = [
         StepResult("profile", [_item("p1", "profile", 0.9, ["m1"]), _item("p2", "profile", 0.8, ["m1"])]),
         StepResult("episodes", [_item("p1", "episode", 0.5, ["m9"]), _item("e1", "episode", 0.7, ["m1"]),
-                                _item("e2", "episode", 0.6, ["m2"]), _item("e3", "episode", 0.1, ["m3"])]),
+                                _item("e4", "episode", 0.65, ["m1"]), _item("e2", "episode", 0.6, ["m2"]),
+                                _item("e3", "episode", 0.1, ["m3"])]),
     ]
     answer = RECALL_PLAN.finish(RECALL_PLAN.context(request, {}), results)
-    # p2 only repeats m1 within the profile layer; the episode "p1" repeats a memory id; k=3
-    assert [i["memory_id"] for i in answer["items"]] == ["p1", "e1", "e2"]
+    # p2 is another belief read from m1 ("peanuts and shellfish"): kept. The event e4 only repeats
+    # m1 within its layer, and the episode "p1" repeats a memory id: dropped; k=4.
+    assert [i["memory_id"] for i in answer["items"]] == ["p1", "p2", "e1", "e2"]
     assert answer["items"][0]["score"] == pytest.approx(0.9 * 1.1)
 
 

@@ -132,9 +132,10 @@ class RecallItem:
 
 
 def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) -> list[RecallItem]:
-    """Weight each layer, order by score, and drop repeats: the same memory twice, or an item of a
-    layer whose source messages a better-ranked item of that layer already covers. Across layers
-    the same message may stand behind different memories (an event and the belief read from it)."""
+    """Weight each layer, order by score, and drop repeats: the same memory twice, or an event
+    whose source messages a better-ranked item of its layer already covers. Across layers the same
+    message may stand behind different memories (an event and the belief read from it), and so
+    may beliefs: "I'm allergic to peanuts and shellfish" is two allergies, each its own answer."""
     pool = [item for name, items in layers.items() for item in items]
     for item in pool:
         item.score *= recipe.layer_weight(item.layer)
@@ -145,7 +146,7 @@ def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) 
     for item in pool:
         mids = set(item.provenance.get("message_ids") or [])
         layer_covered = covered.setdefault(item.layer, set())
-        if item.memory_id in seen_ids or (mids and mids <= layer_covered):
+        if item.memory_id in seen_ids or (item.layer != "profile" and mids and mids <= layer_covered):
             continue
         seen_ids.add(item.memory_id)
         layer_covered |= mids

@@ -30,8 +30,9 @@ _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember",
 # Words that frame the kind of belief asked for without naming a thing ("How many children...",
 # "any health issues", "我对什么过敏"): no object a belief must match.
 _FRAMING = frozenset({"many", "much", "any", "some", "kind", "kinds", "type", "types", "sort", "sorts", "thing",
-                      "things", "issue", "issues", "problem", "problems", "current", "currently", "now"}
-                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现"))
+                      "things", "issue", "issues", "problem", "problems", "current", "currently", "now", "team",
+                      "teams", "band", "bands"}
+                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现会说能"))
 # How a question is put, never what it asks about ("What's my job?" asks about a job).
 _CONTRACTIONS = {"what's", "where's", "who's", "when's", "how's", "that's", "there's", "i've", "i'd", "i'll",
                  "didn't", "doesn't", "isn't", "wasn't", "aren't", "haven't", "can't", "won't", "you're"}
@@ -53,6 +54,9 @@ _PREDICATE_HINTS: dict[str, Predicate] = {
     "profession": Predicate.WORKS_AS, "career": Predicate.WORKS_AS, "工作": Predicate.WORKS_AS,
     "职业": Predicate.WORKS_AS, "live": Predicate.LIVES_IN, "reside": Predicate.LIVES_IN, "住": Predicate.LIVES_IN,
     "health": Predicate.HAS_CONDITION, "pet": Predicate.HAS_PET, "宠物": Predicate.HAS_PET,
+    "speak": Predicate.MASTERS, "language": Predicate.MASTERS, "语言": Predicate.MASTERS, "什么语": Predicate.MASTERS,
+    "afraid": Predicate.DISLIKES, "scared": Predicate.DISLIKES, "fear": Predicate.DISLIKES, "怕": Predicate.DISLIKES,
+    "support": Predicate.HAS_PREFERENCE,
 }
 _HINT = re.compile(r"[a-z][a-z']*|[^\x00-\x7f]+")
 _ZH_HINTS = tuple(h for h in _PREDICATE_HINTS if not h.isascii())

@@ -221,8 +221,8 @@ RULES: list[Rule] = [
          lists=True),
     # a fan of a team or a band by its name: "I'm a Lakers fan", "I support Arsenal"
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:big|huge|massive|die-hard|diehard|lifelong|real|total)\s+)?"
-                    r"((?:[A-Z][\w'&.-]*\s){0,3}[A-Z][\w'&.-]*) (?i:fan|supporter)\b"), P.HAS_PREFERENCE),
-    Rule(re.compile(r"\b(?i:i) (?i:support|root for|cheer for) (?i:the )?((?:[A-Z][\w'&.-]*\s){0,3}[A-Z][\w'&.-]*)"
+                    r"((?:[A-Z][\w'&-]*\s){0,3}[A-Z][\w'&-]*) (?i:fan|supporter)\b"), P.HAS_PREFERENCE),
+    Rule(re.compile(r"\b(?i:i) (?i:support|root for|cheer for) (?i:the )?((?:[A-Z][\w'&-]*\s){0,3}[A-Z][\w'&-]*)"
                     r"(?=$|[.,;!?]| (?i:and|but|because|since|in|at)\b)"), P.HAS_PREFERENCE),
     # difficulties and skills
     Rule(re.compile(r"\bi " + ADV + r"(?:struggle (?:a lot |a bit |so much |quite a bit |badly )?with|"

@@ -1,6 +1,7 @@
 """Questions about the user as an agent puts them: by the name the user gave ("What is Dana's
-job?" asked of Dana's memory), or in the third person ("Where does the user live?"). Neither
-may hide what the user said about themselves, and neither may answer for someone else."""
+job?" asked of Dana's memory), or in the third person ("Where does the user live?"), for any
+kind of belief (pets, languages, fears, several read from one sentence). None may hide what the
+user said about themselves, and none may answer for someone else."""
 
 from __future__ import annotations
 
@@ -155,3 +156,19 @@ def test_a_pet_is_a_belief_a_question_finds(deps, consenting, query, expected):
     say(deps, consenting, "I have a dog named Rex.", "I'm allergic to cats.")
     assert expected in texts(ask(deps, consenting, query))
     assert "has pet: Rex (dog)" not in texts(ask(deps, consenting, "Is the user allergic to anything?"))
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("What languages does the user speak?", "masters: French"), ("What am I afraid of?", "dislikes: heights"),
+    ("Which team do I support?", "has preference: Arsenal"), ("我会说什么语言？", "masters: French"),
+])
+def test_languages_fears_and_teams_are_beliefs_a_question_finds(deps, consenting, query, expected):
+    say(deps, consenting, "I speak French and Spanish.", "I'm afraid of heights.", "I support Arsenal.")
+    assert expected in texts(ask(deps, consenting, query))
+
+
+def test_every_belief_read_from_one_sentence_is_an_answer(deps, consenting):
+    # Two allergies said at once are two answers: one hidden behind the other is a safety defect.
+    say(deps, consenting, "I'm allergic to peanuts and shellfish.")
+    found = texts(ask(deps, consenting, "What am I allergic to?"))
+    assert {"allergic to: peanuts", "allergic to: shellfish"} <= set(found), found
