@@ -43,6 +43,8 @@ OCCUPATIONS = (
     r"salesperson|marketer|clerk|technician|welder|teaching assistant|dental hygienist|radiologist|"
     r"podcaster|youtuber|streamer|animator|illustrator|game developer|flight attendant|sommelier|tailor|"
     r"florist|janitor|contractor|investor|founder|ceo|cto|cfo|intern|pastor|priest|rabbi|professor")
+# Longest first, so that "nurse practitioner" is not read as "nurse".
+OCCUPATIONS = "|".join(sorted(set(OCCUPATIONS.split("|")), key=len, reverse=True))
 # A job the user no longer (or does not yet) hold is not their occupation: "a retired nurse".
 JOB = (r"(?!(?:retired|former|ex|ex-\w+|aspiring|future|wannabe|would-be)\b)"
        r"((?:(?!(?:of|fan|for|with|in|at|the|and|big|huge)\b)[a-z-]+ ){0,2}?(?:" + OCCUPATIONS + r")s?)\b"
@@ -112,6 +114,18 @@ def _name(value: str) -> str | None:
     return None if value.split()[0].lower() in _NOT_NAMES else value
 
 
+# Who else opens a message by who they are: "Mom here", "it's Dad".
+_NOT_INTRODUCED = {"mom", "mum", "dad", "mother", "father", "grandma", "grandpa", "granny", "nana", "papa", "mama",
+                   "honey", "babe", "baby", "everyone", "everybody", "team", "guys", "monday", "tuesday",
+                   "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march", "april",
+                   "may", "june", "july", "august", "september", "october", "november", "december", "christmas",
+                   "easter", "spring", "summer", "autumn", "fall", "winter", "morning", "noon", "midnight"}
+
+
+def _introduced(value: str) -> str | None:
+    return None if value.split()[0].lower() in _NOT_INTRODUCED else _name(value)
+
+
 def _condition(value: str) -> str | None:
     return _ADJECTIVE_CONDITIONS.get(value.lower(), value)
 
@@ -133,6 +147,13 @@ RULES: list[Rule] = [
          value=_name),
     Rule(re.compile(r"\b(?i:i'm|i am) " + NAME + r"(?=$|[,.!;]| and | from | here\b| by the way)"),
          P.HAS_NAME, value=_name),
+    # introductions: "Hi, this is Dana", "Dana here!" (the opening of a message, not "this is Paris")
+    Rule(re.compile(r"^(?i:hi|hey|hello|hiya)(?i: there)?[,!.]?\s+(?i:this is|it's|it is) " + NAME
+                    + r"(?=$|[,.!]| here\b| by the way)"), P.HAS_NAME, value=_introduced),
+    Rule(re.compile(r"^(?i:this is) " + NAME + r"(?= here\b| speaking\b|,? by the way)"), P.HAS_NAME,
+         value=_introduced),
+    Rule(re.compile(r"^(?:(?i:hi|hey|hello|hiya)[,!.]?\s+)?" + NAME + r" (?i:here)(?=$|[,.!])"), P.HAS_NAME,
+         value=_introduced),
     # ages: "I'm 35", "I am 35 years old", "I just turned 42", "a 29-year-old nurse", "thirty-one"
     Rule(re.compile(r"\bi(?:'m| am)\s+(?:now\s+|already\s+|only\s+|just\s+)?" + _AGE_NUMBER + _AGE_GUARD
                     + r"(?:\s*(?:years? old|yrs? old|y/?o)\b)?", _I), P.HAS_AGE, value=age),

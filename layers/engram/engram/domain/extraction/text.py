@@ -18,10 +18,13 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        r"|\s+(?:and|but|so|while|whereas|plus|although|though)\s+(?:now |then |today )?"
                        r"(?=" + _EN_SUBJECT + ")"
                        r"|,?\s+but\s+(?=(?:also |really |absolutely )*(?:hate|love|like|dislike|enjoy|prefer|"
-                       r"can't|cannot|don't|do not|never|am|'m)\b)", re.I)
+                       r"can't|cannot|don't|do not|never|am|'m)\b)"
+                       # "I'm 29 and live in Denver": a verb of the user's after "and" starts their next clause.
+                       r"|,?\s+and\s+(?=(?:also |really |absolutely |now |currently )*(?:hate|love|dislike|enjoy|"
+                       r"prefer|live|work|have|struggle)\s)", re.I)
 # "but hate country" keeps the user as its subject: the clause is read as "I hate country".
-_EN_CARRY = re.compile(r"^(?:also |really |absolutely |still )*(?:hate|love|like|dislike|enjoy|prefer|can't|"
-                       r"cannot|don't|do not|never|am|'m|work|live|have|struggle)\b", re.I)
+_EN_CARRY = re.compile(r"^(?:also |really |absolutely |still |now |currently )*(?:hate|love|like|dislike|enjoy|"
+                       r"prefer|can't|cannot|don't|do not|never|am|'m|work|live|have|struggle)\b", re.I)
 # Every comma starts a clause, except before a bare list of names ("我有两个孩子，乐乐和思思").
 _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|跟)[\u4e00-\u9fff]{1,3}[。！!.]?$)")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
