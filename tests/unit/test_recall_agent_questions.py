@@ -101,7 +101,8 @@ def test_the_user_in_the_third_person_is_the_user(deps, dana, query, expected):
 @pytest.mark.parametrize(("query", "memory"), [
     ("Did the user mention a dog?", True), ("Has the user ever said anything about skiing?", True),
     ("What did the user tell you about their job?", True), ("Have I ever mentioned my brother?", True),
-    ("Where does the user live?", False), ("Did the Cubs win?", False),
+    ("Where does the user live?", False), ("Did the Cubs win?", False), ("用户之前提过狗吗？", True),
+    ("用户跟你说过他的工作吗？", True), ("用户住在哪里？", False),
 ])
 def test_third_person_memory_cues(query, memory):
     assert is_memory_question(query) is memory
@@ -131,7 +132,8 @@ def test_a_song_question_is_not_answered_with_the_users_children(deps, dana):
 
 
 @pytest.mark.parametrize(("query", "expected"), [("我对什么过敏？", "allergic to: peanuts"),
-                                                 ("我住在哪里？", "lives in: Lisbon")])
+                                                 ("我住在哪里？", "lives in: Lisbon"),
+                                                 ("用户住在哪里？", "lives in: Lisbon")])
 def test_a_chinese_question_for_a_kind_of_belief_finds_it(deps, dana, query, expected):
     assert expected in texts(ask(deps, dana, query))
 

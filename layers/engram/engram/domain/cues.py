@@ -26,7 +26,7 @@ _CONVERSATIONAL = re.compile(
     r"(?:say|said|tell|told|mention|mentioned|talk|talked|discuss|discussed|bring up|brought up|share|shared)|"
     r"(?:i|the user) (?:told|tell) you|told you|(?:i|the user) (?:mentioned|said)|"
     r"we (?:talked|discussed|spoke|chatted))\b"
-    r"|我(?:之前|以前|上次)?(?:跟|和|对|给)你(?:说|讲|提|聊)|(?:之前|以前|上次)(?:说|讲|提|聊)过|我(?:说|提|讲)过|我(?:之前|以前|上次|上回)?说的|我们(?:聊|谈|说)过",
+    r"|(?:我|用户)(?:之前|以前|上次)?(?:跟|和|对|给)你(?:说|讲|提|聊)|(?:之前|以前|上次)(?:说|讲|提|聊)过|(?:我|用户)(?:说|提|讲)过|我(?:之前|以前|上次|上回)?说的|我们(?:聊|谈|说)过",
     re.IGNORECASE,
 )
 _ADDRESSED = re.compile(
@@ -37,7 +37,7 @@ _ADDRESSED = re.compile(
 _TEMPORAL = re.compile(r"\b(?:last time|before|previously|earlier)\b|上次|之前|以前|上回", re.IGNORECASE)
 # The user (or the user and the assistant) is part of what is asked.
 _PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|this user)\b"
-                       r"|我|咱", re.I)
+                       r"|我|咱|用户", re.I)
 # Knowledge nobody's past holds: how to do a thing, a fact about the world.
 _GENERAL = re.compile(
     r"^\W*(?:how (?:to|do you|does one|can (?:you|one)|do people)\b|what (?:is|are) (?:a|an)\b)"
@@ -69,8 +69,9 @@ _STRIP = [re.compile(p, re.IGNORECASE) for p in (
 # Chinese has no spaces to keep: its cues are cut out, in this order (上次 before 我说的, so that
 # "我上次说的潜水课" leaves 潜水课).
 _STRIP_ZH = [re.compile(p) for p in (
-    r"你?(?:还)?记(?:不记)?得", r"我(?:之前|以前|上次|上回)?(?:跟|和|对|给)你(?:说|讲|提|聊)(?:过|到过|起过)?(?:的)?",
-    r"我(?:之前|以前|上次|上回)?(?:说|讲|提|聊)过(?:的)?", r"(?:之前|以前|上次|上回)(?:说|讲|提|聊)过(?:的)?",
+    r"你?(?:还)?记(?:不记)?得",
+    r"(?:我|用户)(?:之前|以前|上次|上回)?(?:跟|和|对|给)你(?:说|讲|提|聊)(?:过|到过|起过)?(?:的)?",
+    r"(?:我|用户)(?:之前|以前|上次|上回)?(?:说|讲|提|聊)过(?:的)?", r"(?:之前|以前|上次|上回)(?:说|讲|提|聊)过(?:的)?",
     r"我们(?:之前|以前|上次)?(?:聊|谈|说)过的?", r"上次|上回", r"我说的",
 )]
 # A stripped question reads "where I am flying ?" or ", about skydiving": tidy what the cut left.

@@ -32,7 +32,7 @@ _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember",
 _FRAMING = frozenset({"many", "much", "any", "some", "kind", "kinds", "type", "types", "sort", "sorts", "thing",
                       "things", "issue", "issues", "problem", "problems", "current", "currently", "now", "team",
                       "teams", "band", "bands"}
-                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现会说能"))
+                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现会说能用户"))
 # How a question is put, never what it asks about ("What's my job?" asks about a job).
 _CONTRACTIONS = {"what's", "where's", "who's", "when's", "how's", "that's", "there's", "i've", "i'd", "i'll",
                  "didn't", "doesn't", "isn't", "wasn't", "aren't", "haven't", "can't", "won't", "you're"}
