@@ -50,6 +50,7 @@ _PREDICATE_HINTS: dict[str, Predicate] = {
     "child": Predicate.HAS_CHILD, "kid": Predicate.HAS_CHILD, "儿子": Predicate.HAS_CHILD,
     "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD, "advisor": Predicate.HAS_ADVISOR,
     "导师": Predicate.HAS_ADVISOR, "wife": Predicate.HAS_SPOUSE, "husband": Predicate.HAS_SPOUSE,
+    "partner": Predicate.HAS_SPOUSE, "boyfriend": Predicate.HAS_SPOUSE, "girlfriend": Predicate.HAS_SPOUSE,
     "work": Predicate.WORKS_AS, "job": Predicate.WORKS_AS, "occupation": Predicate.WORKS_AS,
     "profession": Predicate.WORKS_AS, "career": Predicate.WORKS_AS, "工作": Predicate.WORKS_AS,
     "职业": Predicate.WORKS_AS, "live": Predicate.LIVES_IN, "reside": Predicate.LIVES_IN, "住": Predicate.LIVES_IN,

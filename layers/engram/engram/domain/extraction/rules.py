@@ -33,7 +33,8 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "parents": "parent", "co-worker": "coworker", "partner": "spouse", "fiance": "spouse",
              "fiancé": "spouse", "fiancée": "spouse", "mum": "mom", "mommy": "mom", "daddy": "dad",
              "stepson": "son", "stepdaughter": "daughter", "twin": "sibling", "sibling": "sibling",
-             "siblings": "sibling", "girl": "daughter", "boy": "son", "elder": "sibling", "老大": "孩子",
+             "siblings": "sibling", "boyfriend": "spouse", "girlfriend": "spouse", "girl": "daughter",
+             "boy": "son", "elder": "sibling", "老大": "孩子",
              "宝宝": "孩子", "闺女": "女儿", "太太": "妻子", "先生": "丈夫", "爱人": "妻子", "媳妇": "妻子",
              "师傅": "导师", "上司": "经理", "主管": "经理", "教授": "导师", "博导": "导师", "兄弟": "哥哥",
              "姐妹": "姐姐", "好朋友": "朋友", "闺蜜": "朋友"}

@@ -24,7 +24,8 @@ _PERSON = r"(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Uncle|Aunt|Auntie|Grandma|Gra
 PERSON = "(" + _PERSON + ")"
 PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r")*)"
 PLACE = r"(?:the )?" + NAME
-RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|fianc[eé]e?|mother|father|mom|mum|"
+RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|"
+            r"mother|father|mom|mum|"
             r"dad|parents?|brothers?|sisters?|siblings?|twin|friends?|advisor|supervisor|mentor|teacher|"
             r"colleagues?|co-?workers?|boss|manager)")
 RELATION_MOD = (r"(?:(?:best|older|younger|little|big|elder|eldest|youngest|oldest|twin|baby|PhD|Ph\.D\.|phd|thesis|"
@@ -161,6 +162,8 @@ RULES: list[Rule] = [
          P.HAS_AGE, value=age),
     Rule(re.compile(r"\bi(?:'m| am) an? " + _AGE_NUMBER + r"[- ]years?[- ]old\b", _I), P.HAS_AGE, value=age),
     Rule(re.compile(r"\bmy age is " + _AGE_NUMBER + r"\b", _I), P.HAS_AGE, value=age),
+    Rule(re.compile(r"\b(?i:i'm|i am) [A-Z][a-zA-Z'-]+, (?i:an? )" + _AGE_NUMBER + r"[- ](?i:years?)[- ](?i:old)\b"),
+         P.HAS_AGE, value=age),
     Rule(re.compile(r"^being " + _AGE_NUMBER + r"(?:\s*years? old)?(?:,|$)", _I), P.HAS_AGE, value=age),
     Rule(re.compile(r"^as an? " + _AGE_NUMBER + r"[- ]years?[- ]old\b", _I), P.HAS_AGE, value=age),
     # allergies and conditions
@@ -273,11 +276,16 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'m| am) (?:now |currently |still |actually |also )?an? (?:\d{1,3}[- ]years?[- ]old )?"
                     + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
+    # "I'm Dana, a 34-year-old architect from Chicago": the age and the job said after the name.
+    Rule(re.compile(r"\b(?i:i'm|i am) [A-Z][a-zA-Z'-]+, (?i:an? )(?:\d{1,3}[- ](?i:years?)[- ](?i:old) )?" + JOB, _I),
+         P.WORKS_AS),
     Rule(re.compile(r"\b(?:i(?:'m| am) employed as|by profession,? i(?:'m| am)) an? " + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|school|kindergarten|preschool|"
                     r"math|maths|english|history|science|physics|chemistry|biology|art|music|yoga|piano|university|"
                     r"college)\b", _I), P.WORKS_AS, value=lambda _: "teacher"),
     # where the user lives
+    Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living) with (?i:my |our )?[^.,;!?]{1,40}? "
+                    r"(?i:in) " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living|are living|'re living|reside|settled|"
                     r"now live) in " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:just |recently |finally |eventually )?(?i:moved|"
