@@ -18,8 +18,8 @@ _HAN_NAME = r"(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z]{2,20})"
 # A person as named in Chinese: with a title ("王老师", "张经理"), a bare name, or a Latin one.
 TITLED = (r"([\u4e00-\u9fff]{1,3}?(?:老师|经理|总|医生|教授|主任|博士|律师|师傅|阿姨|叔叔)|[\u4e00-\u9fff]{2,3}"
           r"|[A-Za-z]{2,20})")
-RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|妈妈|爸爸|母亲|父亲|哥哥|姐姐|"
-            r"弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管)")
+RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|男朋友|女朋友|妈妈|爸爸|母亲|父亲|"
+            r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管)")
 OCCUPATIONS = (r"医生|大夫|老师|教师|护士|程序员|工程师|软件工程师|学生|大学生|研究生|博士生|硕士生|高中生|律师|设计师|"
                r"会计|会计师|厨师|司机|记者|警察|销售|产品经理|项目经理|经理|药剂师|建筑师|作家|翻译|演员|公务员|"
                r"数据分析师|分析师|农民|画家|教授|研究员|科学家|编辑|摄影师|牙医|兽医|律师助理|模特|歌手|"
@@ -65,6 +65,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^(?:你好|您好|大家好)?[，,]?我是([\u4e00-\u9fff]{2,3})" + END), P.HAS_NAME, value=_zh_name),
     # ages: "我今年30岁", "我三十五岁了", "今年我28", "我刚满25周岁"
     Rule(re.compile(r"(?:我|今年我)" + ADV + r"(?:是|满|已经满|刚满)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:周)?岁"),
+         P.HAS_AGE, value=age),
+    Rule(re.compile(r"(?:我今年|今年我)(?:已经|都|才)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:了|(?=$|[，。！,.!]))"),
          P.HAS_AGE, value=age),
     # allergies and conditions
     Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
@@ -119,11 +121,13 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?(" + OCCUPATIONS + r")"),
          P.WORKS_AS),
     Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
+    Rule(re.compile(r"我是(?:做|干|搞)(" + OCCUPATIONS + r")的"), P.WORKS_AS),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
+    Rule(re.compile(r"我(?:和|跟)(?:我的?)?" + RELATION + ADV + r"(?:住在|生活在|定居在)" + OBJ + END), P.LIVES_IN, 2),
     # pets: "我养了一只猫，叫咪咪", "我家的狗叫旺财", "我养了一只兔子" (not "我以前养过狗", "我想养猫")
     Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"[，,]?(?:它|他|她)?"
                     r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
