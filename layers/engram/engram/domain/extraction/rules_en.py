@@ -230,7 +230,7 @@ RULES: list[Rule] = [
                     r"100%)\s+){0,2}" + _DIET + r"\b(?! (?:restaurants?|options?|places?|friends?|recipes?|food|"
                     r"dishes|meals|cookbooks?|cafes?|menus?)\b)", _I), P.HAS_PREFERENCE, value=_diet),
     Rule(re.compile(r"\bi(?: went| have gone|'ve gone| became| have become|'ve become| turned) " + ADV
-                    + r"(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])(?! (?:restaurants?|options?|places?|"
+                    + r"(?:a |an )?(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])(?! (?:restaurants?|options?|places?|"
                     r"friends?|recipes?|food|dishes|meals|cookbooks?|cafes?|menus?)\b)", _I), P.HAS_PREFERENCE,
          value=_diet),
     Rule(re.compile(r"\bi(?:'m| am) (?:on|following|doing|sticking to) (?:a |an |the |strict )?" + _DIET_KIND
