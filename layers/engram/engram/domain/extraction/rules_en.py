@@ -87,6 +87,10 @@ _DIET_KIND = (r"(vegan|vegetarian|pescatarian|pescetarian|plant-based|flexitaria
               r"low carb|gluten-free|dairy-free|halal|kosher|mediterranean|low-fodmap)")
 
 
+# "vegan restaurants", "vegetarian options": a thing of that kind, not how the user eats.
+_NOT_A_DIET = r"(?! (?:restaurants?|options?|places?|friends?|recipes?|food|dishes|meals|cookbooks?|cafes?|menus?)\b)"
+
+
 def _diet(value: str) -> str:
     return f"{value.lower()} diet"
 
@@ -227,12 +231,10 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?:i can't get enough of|nothing beats) " + OBJ + END, _I), P.HAS_PREFERENCE),
     # a diet is how the user eats, kept as the taste it is: "I'm vegan" -> a vegan diet
     Rule(re.compile(r"\bi(?:'m| am|'ve been| have been) " + ADV + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
-                    r"100%)\s+){0,2}" + _DIET + r"\b(?! (?:restaurants?|options?|places?|friends?|recipes?|food|"
-                    r"dishes|meals|cookbooks?|cafes?|menus?)\b)", _I), P.HAS_PREFERENCE, value=_diet),
+                    r"100%)\s+){0,2}" + _DIET + r"\b" + _NOT_A_DIET, _I), P.HAS_PREFERENCE, value=_diet),
     Rule(re.compile(r"\bi(?: went| have gone|'ve gone| became| have become|'ve become| turned) " + ADV
-                    + r"(?:a |an )?(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])(?! (?:restaurants?|options?|places?|"
-                    r"friends?|recipes?|food|dishes|meals|cookbooks?|cafes?|menus?)\b)", _I), P.HAS_PREFERENCE,
-         value=_diet),
+                    + r"(?:a |an )?(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])" + _NOT_A_DIET, _I),
+         P.HAS_PREFERENCE, value=_diet),
     Rule(re.compile(r"\bi(?:'m| am) (?:on|following|doing|sticking to) (?:a |an |the |strict )?" + _DIET_KIND
                     + r" diet\b", _I), P.HAS_PREFERENCE, value=_diet),
     Rule(re.compile(r"\bi " + ADV + r"(?:only |strictly )?(?:follow|eat|keep|stick to) "

@@ -140,6 +140,8 @@ RULES: list[Rule] = [
     # "我妈妈是一名医生" names her job, not a person.
     Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
                     + END + ")" + TITLED + END), None, 2, relation_group=1),
+    Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?(?:它|他|她)?(?:叫|名叫|名字叫)(" + _HAN_NAME + r")"
+                    + END), None, 2, relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"
                     + r"([\u4e00-\u9fff]{1,3}(?:(?:和|、|跟)[\u4e00-\u9fff]{1,3})+)" + END), None, 2,
          relation_group=1, lists=True),

@@ -25,8 +25,10 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
 # "but hate country" keeps the user as its subject: the clause is read as "I hate country".
 _EN_CARRY = re.compile(r"^(?:also |really |absolutely |still |now |currently )*(?:hate|love|like|dislike|enjoy|"
                        r"prefer|can't|cannot|don't|do not|never|am|'m|work|live|have|struggle)\b", re.I)
-# Every comma starts a clause, except before a bare list of names ("我有两个孩子，乐乐和思思").
-_ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|跟)[\u4e00-\u9fff]{1,3}[。！!.]?$)")
+# Every comma starts a clause, except before a bare list of names ("我有两个孩子，乐乐和思思") or
+# the name of who was just mentioned ("我养了一只猫，叫咪咪").
+_ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|跟)[\u4e00-\u9fff]{1,3}[。！!.]?$|"
+                       r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
                        r"爱|当|做)")
