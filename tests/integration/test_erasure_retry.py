@@ -1,7 +1,6 @@
 """The erasure saga with Neo4j stopped for real: the Task retries with backoff and completes when
 Neo4j is back; past the retry budget the job reports FAILED naming the step, and a re-run completes."""
 
-import json
 import time
 
 import pytest
@@ -10,6 +9,7 @@ from engram.domain.keys import erasure_audit_subject
 from engram.domain.model import Scope
 from engram.service.erasure import residue
 from local.stackctl.services.neo4j import Neo4j
+from tests.integration.stepfunctions import failures, wait_until_answering
 from tests.integration.test_erasure_saga import ZERO, saga_configured, seed, wait  # noqa: F401
 
 pytestmark = pytest.mark.stack
@@ -18,25 +18,10 @@ pytestmark = pytest.mark.stack
 @pytest.fixture
 def neo4j(deps):
     server = Neo4j()
-    deadline = time.monotonic() + 60
-    while True:  # a previous test may have just restarted it: wait for Bolt to answer
-        try:
-            deps.probes["neo4j"]()
-            break
-        except Exception:  # noqa: BLE001 - any failure means not ready yet
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(1)
+    wait_until_answering(deps, "neo4j")  # a previous test may have just restarted it
     yield server
     if not server.health().get("healthy"):
         server.start()
-
-
-def neo4j_failures(deps, execution_arn: str) -> int:
-    events = deps.clients.aws("stepfunctions").get_execution_history(executionArn=execution_arn,
-                                                               maxResults=1000)["events"]
-    return sum(1 for e in events if e["type"] == "LambdaFunctionFailed"
-               and "StoreUnavailable" in json.dumps(e.get("lambdaFunctionFailedEventDetails", {})))
 
 
 def execution_of(deps, job_id: str) -> str:
@@ -50,9 +35,9 @@ def test_neo4j_down_then_back_the_task_retries_and_completes(deps, app_client, t
     neo4j.stop()
     job_id = app_client.post("/v1/users/dora/erasure", headers=headers).json()["job_id"]
     deadline = time.monotonic() + 30
-    while neo4j_failures(deps, execution_of(deps, job_id)) == 0 and time.monotonic() < deadline:
+    while failures(execution_of(deps, job_id), "StoreUnavailable") == 0 and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert neo4j_failures(deps, execution_of(deps, job_id)) >= 1  # it really met the stopped server
+    assert failures(execution_of(deps, job_id), "StoreUnavailable") >= 1  # it really met the stopped server
     neo4j.start()
     job = wait(app_client, headers, job_id)
     assert job["status"] == "SUCCEEDED", job
