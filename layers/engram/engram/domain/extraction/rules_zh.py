@@ -38,6 +38,8 @@ _NOT_NAME_ENDINGS = ("人", "生", "师", "员", "家", "者", "长", "理", "�
 
 _PET = r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟|鱼|小鸟|鸟|马|蜥蜴|蛇)"
 _PET_COUNT = r"(?:一|两|三|几)?(?:只|条|匹|头)"
+# A name said after who it names: "一只猫，叫咪咪", "一个弟弟，他叫小军".
+_CALLED = r"(?:它|他|她)?(?:叫|名叫|名字叫)"
 
 
 _LANGUAGE = (r"(?:英语|法语|德语|日语|韩语|西班牙语|俄语|意大利语|葡萄牙语|阿拉伯语|粤语|普通话|上海话|"
@@ -129,19 +131,19 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:和|跟)(?:我的?)?" + RELATION + ADV + r"(?:住在|生活在|定居在)" + OBJ + END), P.LIVES_IN, 2),
     # pets: "我养了一只猫，叫咪咪", "我家的狗叫旺财", "我养了一只兔子" (not "我以前养过狗", "我想养猫")
-    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"[，,]?(?:它|他|她)?"
-                    r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
+    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"[，,]?" + _CALLED + r"("
+                    + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
     Rule(re.compile(r"我(?:家|们家)?的" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
          kind_group=1),
-    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"(?=$|[。；！？.;!?]|[，,](?!"
-                    r"(?:它|他|她)?(?:叫|名叫|名字叫)))"), P.HAS_PET),
+    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
+                    + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
     Rule(re.compile(TITLED + r"是我的?" + RELATION), None, 1, relation_group=2),
     # "我妈妈是一名医生" names her job, not a person.
     Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
                     + END + ")" + TITLED + END), None, 2, relation_group=1),
-    Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?(?:它|他|她)?(?:叫|名叫|名字叫)(" + _HAN_NAME + r")"
-                    + END), None, 2, relation_group=1),
+    Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?" + _CALLED + r"(" + _HAN_NAME + r")" + END), None, 2,
+         relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"
                     + r"([\u4e00-\u9fff]{1,3}(?:(?:和|、|跟)[\u4e00-\u9fff]{1,3})+)" + END), None, 2,
          relation_group=1, lists=True),
