@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from engram.adapters.link_secret import ConfiguredLinkSecret
 from engram.api.app import create_app
-from engram.api.page_html import CSS_HASH
+from engram.api.page_html import CSS_HASH, PREDICATES_ZH
 from engram.config import Settings
 from engram.domain import page_links
 from engram.domain.model import Predicate, Scope, TrustSource
@@ -242,6 +242,12 @@ def test_the_page_speaks_english_and_chinese(api, browser):
     assert '<html lang="zh">' in browser.get(path, headers={"Accept-Language": "zh-CN,zh;q=0.9"}).text
     assert '<html lang="en">' in browser.get(path + "&lang=en", headers={"Accept-Language": "zh-CN"}).text
     assert browser.get(path + "&lang=fr").status_code == 400
+
+
+
+def test_every_kind_of_belief_has_a_chinese_name():
+    # A predicate added without one would show its English identifier on the Chinese page.
+    assert set(PREDICATES_ZH) == {p.value for p in Predicate}
 
 
 # -- the forms ------------------------------------------------------------------------------------

@@ -174,3 +174,33 @@ def test_every_belief_read_from_one_sentence_is_an_answer(deps, consenting):
     say(deps, consenting, "I'm allergic to peanuts and shellfish.")
     found = texts(ask(deps, consenting, "What am I allergic to?"))
     assert {"allergic to: peanuts", "allergic to: shellfish"} <= set(found), found
+
+
+@pytest.fixture
+def employed(deps, consenting):
+    say(deps, consenting, "I'm a nurse at St. Mary's Hospital.", "I'm originally from Lagos but I live in Leeds.",
+        "My birthday is March 3rd.", "I love jazz.", "My sister works at Boeing.")
+    return consenting
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("Where do I work?", "works at: St. Mary's Hospital"), ("Which company does the user work for?",
+                                                             "works at: St. Mary's Hospital"),
+    ("Who is my employer?", "works at: St. Mary's Hospital"), ("What's my job?", "works as: nurse"),
+    ("Where am I from?", "comes from: Lagos"), ("Where did the user grow up?", "comes from: Lagos"),
+    ("What's my hometown?", "comes from: Lagos"), ("When is my birthday?", "has birthday: March 3"),
+    ("When was I born?", "has birthday: March 3"), ("我在哪里上班？", "works at: St. Mary's Hospital"),
+    ("我是哪里人？", "comes from: Lagos"), ("我的生日是哪天？", "has birthday: March 3"),
+])
+def test_a_workplace_an_origin_and_a_birthday_are_beliefs_a_question_finds(deps, employed, query, expected):
+    assert expected in texts(ask(deps, employed, query))
+
+
+@pytest.mark.parametrize("query", ["Where does the user live?", "What music do I like?", "Do I have any allergies?"])
+def test_a_workplace_an_origin_and_a_birthday_do_not_answer_other_questions(deps, employed, query):
+    assert not any(t.startswith(("works at", "comes from", "has birthday")) for t in texts(ask(deps, employed, query)))
+
+
+def test_where_the_user_lives_is_not_where_they_are_from(deps, employed):
+    found = texts(ask(deps, employed, "Where does the user live?"))
+    assert "lives in: Leeds" in found and "comes from: Lagos" not in found, found

@@ -72,7 +72,7 @@ PREDICATES_ZH = {
     "has_condition": "健康状况", "has_child": "孩子", "has_parent": "父母", "has_spouse": "配偶",
     "has_sibling": "兄弟姐妹", "has_friend": "朋友", "has_advisor": "导师", "has_colleague": "同事",
     "has_manager": "上司", "struggles_with": "感到困难的", "masters": "擅长", "works_as": "职业", "lives_in": "居住地",
-    "has_pet": "宠物",
+    "has_pet": "宠物", "works_at": "工作单位", "comes_from": "家乡", "has_birthday": "生日",
 }
 
 

@@ -63,6 +63,9 @@ class Predicate(StrEnum):
     WORKS_AS = "works_as"
     LIVES_IN = "lives_in"
     HAS_PET = "has_pet"
+    WORKS_AT = "works_at"
+    COMES_FROM = "comes_from"
+    HAS_BIRTHDAY = "has_birthday"
 
 
 class NodeLabel(StrEnum):
@@ -116,6 +119,13 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
     Predicate.LIVES_IN: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
     # A pet is kept by its name and kind ("Rex (dog)"), or its kind alone when it has no name yet.
     Predicate.HAS_PET: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, decay_class="relation"),
+    # The employer or the kind of workplace ("Google", "hospital"): one at a time, as the occupation.
+    Predicate.WORKS_AT: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
+    # Where the user is from (grew up, was born): not where they live now, and it does not change.
+    Predicate.COMES_FROM: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True,
+                                        decay_class="identity"),
+    Predicate.HAS_BIRTHDAY: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True,
+                                          decay_class="identity"),
 }
 
 # Words an extractor or a client may use for a predicate; anything else is rejected.
@@ -131,7 +141,8 @@ PREDICATE_SYNONYMS: dict[str, Predicate] = {
     "friend": Predicate.HAS_FRIEND, "advisor": Predicate.HAS_ADVISOR, "supervisor": Predicate.HAS_ADVISOR,
     "mentor": Predicate.HAS_ADVISOR, "teacher": Predicate.HAS_ADVISOR, "colleague": Predicate.HAS_COLLEAGUE,
     "coworker": Predicate.HAS_COLLEAGUE, "boss": Predicate.HAS_MANAGER, "manager": Predicate.HAS_MANAGER,
-    "pet": Predicate.HAS_PET,
+    "pet": Predicate.HAS_PET, "employer": Predicate.WORKS_AT, "hometown": Predicate.COMES_FROM,
+    "birthday": Predicate.HAS_BIRTHDAY,
     "儿子": Predicate.HAS_CHILD, "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD,
     "妈妈": Predicate.HAS_PARENT, "爸爸": Predicate.HAS_PARENT, "母亲": Predicate.HAS_PARENT,
     "父亲": Predicate.HAS_PARENT, "妻子": Predicate.HAS_SPOUSE, "老婆": Predicate.HAS_SPOUSE,

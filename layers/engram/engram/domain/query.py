@@ -32,7 +32,7 @@ _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember",
 _FRAMING = frozenset({"many", "much", "any", "some", "kind", "kinds", "type", "types", "sort", "sorts", "thing",
                       "things", "issue", "issues", "problem", "problems", "current", "currently", "now", "team",
                       "teams", "band", "bands"}
-                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现会说能用户"))
+                     | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现会说能用户天月号"))
 # How a question is put, never what it asks about ("What's my job?" asks about a job).
 _CONTRACTIONS = {"what's", "where's", "who's", "when's", "how's", "that's", "there's", "i've", "i'd", "i'll",
                  "didn't", "doesn't", "isn't", "wasn't", "aren't", "haven't", "can't", "won't", "you're"}
@@ -40,7 +40,7 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+|[\u4e00-\u9fff]")
 # What a question asks for, by its words: an English hint is a word or its stem with an ending
 # ("allergies", "jobs", "older"; not "song" for "son", "message" for "age", "delivery" for
 # "live"), a Chinese one is found anywhere.
-_PREDICATE_HINTS: dict[str, Predicate] = {
+_PREDICATE_HINTS: dict[str, Predicate | tuple[Predicate, ...]] = {
     "allerg": Predicate.ALLERGIC_TO, "过敏": Predicate.ALLERGIC_TO, "name": Predicate.HAS_NAME,
     "名字": Predicate.HAS_NAME, "叫什么": Predicate.HAS_NAME, "old": Predicate.HAS_AGE, "age": Predicate.HAS_AGE,
     "岁": Predicate.HAS_AGE, "like": Predicate.HAS_PREFERENCE, "love": Predicate.HAS_PREFERENCE,
@@ -51,9 +51,19 @@ _PREDICATE_HINTS: dict[str, Predicate] = {
     "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD, "advisor": Predicate.HAS_ADVISOR,
     "导师": Predicate.HAS_ADVISOR, "wife": Predicate.HAS_SPOUSE, "husband": Predicate.HAS_SPOUSE,
     "partner": Predicate.HAS_SPOUSE, "boyfriend": Predicate.HAS_SPOUSE, "girlfriend": Predicate.HAS_SPOUSE,
-    "work": Predicate.WORKS_AS, "job": Predicate.WORKS_AS, "occupation": Predicate.WORKS_AS,
-    "profession": Predicate.WORKS_AS, "career": Predicate.WORKS_AS, "工作": Predicate.WORKS_AS,
-    "职业": Predicate.WORKS_AS, "live": Predicate.LIVES_IN, "reside": Predicate.LIVES_IN, "住": Predicate.LIVES_IN,
+    # "Where do I work?" asks for the workplace as much as the job.
+    "work": (Predicate.WORKS_AS, Predicate.WORKS_AT), "job": (Predicate.WORKS_AS, Predicate.WORKS_AT),
+    "工作": (Predicate.WORKS_AS, Predicate.WORKS_AT), "occupation": Predicate.WORKS_AS,
+    "profession": Predicate.WORKS_AS, "career": Predicate.WORKS_AS, "职业": Predicate.WORKS_AS,
+    "company": Predicate.WORKS_AT, "employ": Predicate.WORKS_AT,
+    "公司": Predicate.WORKS_AT, "单位": Predicate.WORKS_AT, "上班": Predicate.WORKS_AT,
+    "live": Predicate.LIVES_IN, "reside": Predicate.LIVES_IN, "住": Predicate.LIVES_IN,
+    "from": Predicate.COMES_FROM, "hometown": Predicate.COMES_FROM, "originally": Predicate.COMES_FROM,
+    "grew": Predicate.COMES_FROM, "grow": Predicate.COMES_FROM, "raised": Predicate.COMES_FROM,
+    "哪里人": Predicate.COMES_FROM, "哪儿人": Predicate.COMES_FROM, "老家": Predicate.COMES_FROM,
+    "家乡": Predicate.COMES_FROM, "来自": Predicate.COMES_FROM, "长大": Predicate.COMES_FROM,
+    "born": (Predicate.COMES_FROM, Predicate.HAS_BIRTHDAY), "出生": (Predicate.COMES_FROM, Predicate.HAS_BIRTHDAY),
+    "birthday": Predicate.HAS_BIRTHDAY, "bday": Predicate.HAS_BIRTHDAY, "生日": Predicate.HAS_BIRTHDAY,
     "health": Predicate.HAS_CONDITION, "pet": Predicate.HAS_PET, "宠物": Predicate.HAS_PET,
     "speak": Predicate.MASTERS, "language": Predicate.MASTERS, "语言": Predicate.MASTERS, "什么语": Predicate.MASTERS,
     "afraid": Predicate.DISLIKES, "scared": Predicate.DISLIKES, "fear": Predicate.DISLIKES, "怕": Predicate.DISLIKES,
@@ -119,7 +129,8 @@ def names_predicate(term: str) -> bool:
 def asked_predicates(topic: str) -> frozenset[Predicate]:
     """The kinds of belief a question's words ask for (``_PREDICATE_HINTS``)."""
     words = _HINT.findall(topic.lower())
-    return frozenset(p for word in words for hint, p in _PREDICATE_HINTS.items() if _hinted(word, hint))
+    return frozenset(p for word in words for hint, asked in _PREDICATE_HINTS.items() if _hinted(word, hint)
+                     for p in (asked if isinstance(asked, tuple) else (asked,)))
 
 
 def _plain(term: str) -> str:

@@ -7,7 +7,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule
-from .text import age
+from .text import ZH_DATE, age, calendar_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向)*")
@@ -46,11 +46,39 @@ _LANGUAGE = (r"(?:英语|法语|德语|日语|韩语|西班牙语|俄语|意大�
              r"四川话|中文|英文|日文|法文|德文)")
 
 
+# Places a "我是X人" or "在X工作" names (a province, a city, a region, a country), or one by its ending.
+_PLACES = ("北京|上海|天津|重庆|河北|山西|辽宁|吉林|黑龙江|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|"
+           "贵州|云南|陕西|甘肃|青海|台湾|内蒙古?|广西|西藏|宁夏|新疆|香港|澳门|东北|西北|华北|江南|南方|北方|中国|"
+           "广州|深圳|杭州|南京|武汉|成都|西安|苏州|长沙|郑州|青岛|大连|厦门|宁波|沈阳|哈尔滨|昆明|福州|济南|合肥|南昌|"
+           "贵阳|兰州|石家庄|太原|长春|温州|无锡|东莞|佛山|潮汕|汕头|珠海|桂林|洛阳|扬州|徐州|绍兴|泉州|烟台|"
+           "美国|日本|韩国|英国|法国|德国|加拿大|澳大利亚|新加坡|马来西亚|泰国|越南|印度|俄罗斯|意大利|西班牙")
+_WHERE = r"([^，。；！？,.;!?\s在]{1,12}?)"
+_PLACE = r"((?:" + _PLACES + r")|[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|村|州|区))"
+# "在家工作", "在公司上班": where, not for whom.
+_NOT_WORKPLACES = re.compile(r"^(?:家|家里|外面|这里|那里|这儿|那儿|晚上|周末|公司|单位|办公室|线上|网上|国外|外地|"
+                             r"本地|老家|" + _PLACES + r")$|(?:省|市|县|镇|村|区)$")
+
+
+def _workplace(value: str) -> str | None:
+    value = re.sub(r"^(?:一家|一个|一所|一间|某家|一座)", "", value)
+    return None if not value or _NOT_WORKPLACES.search(value) else value
+
+
 def _zh_name(value: str) -> str | None:
     """"我是王小明" is a name; "我是北京人" or "我是张经理" (a title, not a name) is not."""
     if len(value) in (2, 3) and value[0] in _SURNAMES and not value.endswith(_NOT_NAME_ENDINGS):
         return value
     return None
+
+
+def _person(value: str) -> str | None:
+    """"我妈妈是广东人" says where she is from, not who she is."""
+    return None if value.endswith("人") else value
+
+
+def _origin(value: str) -> str | None:
+    """"我来自农村" is where; "我来自单亲家庭" is not a place."""
+    return None if value.endswith(("家庭", "家里", "地方", "行业", "公司")) else value
 
 
 def _consumed(value: str) -> str:
@@ -124,6 +152,26 @@ RULES: list[Rule] = [
          P.WORKS_AS),
     Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
     Rule(re.compile(r"我是(?:做|干|搞)(" + OCCUPATIONS + r")的"), P.WORKS_AS),
+    # where the user works: "我在腾讯工作", "我在一家医院上班", "我在谷歌当工程师"
+    # (not "我在家工作", "我在北京上班")
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:工作|上班|打工|实习|任职|就职)" + END), P.WORKS_AT,
+         value=_workplace),
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:当|做|担任|干)(?:一名|一个|个)?(?:" + OCCUPATIONS + r")"),
+         P.WORKS_AT, value=_workplace),
+    Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
+                    + END), P.WORKS_AT, value=_workplace),
+    # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
+    Rule(re.compile(r"我" + ADV + r"是" + _PLACE + r"人" + END), P.COMES_FROM),
+    Rule(re.compile(r"我" + ADV + r"来自(?!一|个|这|那)" + OBJ + END), P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?:是|在)" + OBJ + r"(?:的)?" + END), P.COMES_FROM),
+    Rule(re.compile(r"我" + ADV + r"(?:是)?(?:在|出生在|生在)" + OBJ + r"(?:出生|长大|土生土长)(?:的)?" + END),
+         P.COMES_FROM),
+    Rule(re.compile(r"我" + ADV + r"(?:出生在|出生于|生在|生于)(?!\d|[一二三四五六七八九十]+年)" + OBJ + END),
+         P.COMES_FROM),
+    # the user's birthday: "我的生日是5月3日", "我生日是三月三号", "我是1990年5月3日出生的"
+    Rule(re.compile(r"我的?生日(?:是|在)?" + ZH_DATE), P.HAS_BIRTHDAY, value=calendar_day),
+    Rule(re.compile(r"我" + ADV + r"(?:是|出生于|生于)?" + ZH_DATE + r"(?:出生|生日|生)"), P.HAS_BIRTHDAY,
+         value=calendar_day),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
@@ -141,7 +189,7 @@ RULES: list[Rule] = [
     Rule(re.compile(TITLED + r"是我的?" + RELATION), None, 1, relation_group=2),
     # "我妈妈是一名医生" names her job, not a person.
     Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
-                    + END + ")" + TITLED + END), None, 2, relation_group=1),
+                    + END + ")" + TITLED + END), None, 2, relation_group=1, value=_person),
     Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?" + _CALLED + r"(" + _HAN_NAME + r")" + END), None, 2,
          relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"

@@ -211,3 +211,38 @@ def number(token: str) -> int | None:
         tens, _, units = token.partition("十")
         return (_ZH_DIGIT.get(tens, 1) if tens else 1) * 10 + (_ZH_DIGIT.get(units, 0) if units else 0)
     return None
+
+
+# -- calendar days ------------------------------------------------------------------------------------
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+EN_MONTH = (r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|june?|july?|aug(?:ust|\.)?|"
+            r"sep(?:tember|t\.?|\.)?|oct(?:ober|\.)?|nov(?:ember|\.)?|dec(?:ember|\.)?)")
+_EN_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+_EN_DATE = re.compile(r"^(?:(" + EN_MONTH + r") (?:the )?" + _EN_DAY + r"|(?:the )?" + _EN_DAY + r" (?:of )?("
+                      + EN_MONTH + r"))(?:,? (\d{4}))?$", re.I)
+_ZH_NUMBER = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
+_ZH_DATE = re.compile(r"^(?:(\d{4})年)?" + _ZH_NUMBER + "月" + _ZH_NUMBER + r"(?:日|号)$")
+# A day as said in Chinese, for a rule to find ("1990年5月3日", "三月三号").
+ZH_DATE = r"((?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:日|号))"
+
+
+def calendar_day(token: str) -> str | None:
+    """A day of the year as stored: "March 3rd" or "the 3rd of March" -> "March 3" (", 1990" when
+    a year is said), "三月三号" -> "3月3日"; ``None`` for a day no calendar has."""
+    token = " ".join(token.split()).rstrip(".")
+    if match := _ZH_DATE.match(token):
+        year, month, day = match.group(1), number(match.group(2)), number(match.group(3))
+        if month is None or day is None or not (1 <= month <= 12 and 1 <= day <= 31):
+            return None
+        return f"{year + '年' if year else ''}{month}月{day}日"
+    if match := _EN_DATE.match(token):
+        month_word = (match.group(1) or match.group(4)).lower()
+        day = int(match.group(2) or match.group(3))
+        month = next(i for i, m in enumerate(_MONTHS) if m.startswith(month_word.rstrip(".")[:3]))
+        if not 1 <= day <= 31:
+            return None
+        year = match.group(5)
+        return f"{_MONTHS[month].title()} {day}" + (f", {year}" if year else "")
+    return None
