@@ -40,6 +40,13 @@ class ProfileGraphContract(Contract):
         assert after["id"].startswith("e-") and after["created_at"] == after["updated_at"]
         assert store.item(alice, after["id"]) == after
 
+    def test_every_kind_of_belief_is_stored_and_read_back(self, store, alice):
+        # A predicate added to the vocabulary is an edge type the store has never seen.
+        for predicate in P:
+            store.upsert_fact(alice, fact(predicate, f"value of {predicate.value}"))
+        assert current(store, alice) == {(p.value, f"value of {p.value}") for p in P}
+        assert [i["predicate"] for i in store.items(alice, predicates=(P.HAS_BIRTHDAY,))] == ["has_birthday"]
+
     def test_sensitive_predicates_and_sealed_names_are_kept(self, store, alice):
         _, _, after = store.upsert_fact(alice, fact(P.ALLERGIC_TO, "[concept:1a2b]", sealed="eg1:abc"))
         assert (after["sensitive"], after["sealed"], after["label"]) == (True, "eg1:abc", "Concept")
