@@ -370,6 +370,8 @@ RULES: list[Rule] = [
     # pets: "my dog Rex", "I have two cats, Miso and Tofu", "Pixel is my cat", "I adopted a puppy"
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?:,|:| named| called|, named| -| whose name is)? "
                     + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
+    Rule(re.compile(_HAVE + r"[^.;!?]*?(?:,? (?i:and)|,) " + _PET_COUNT + _PET_LOOKS + PET
+                    + r"(?:,|:| named| called|, named| -)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
     Rule(re.compile(r"\b(?i:my|our) " + _PET_LOOKS + PET + r"(?:'s name is|'s names are| is named| is called|"
                     r" are named| are called|,)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
     Rule(re.compile(PEOPLE + r" (?:is|are) (?i:my|our) " + _PET_LOOKS + PET + r"\b"), P.HAS_PET, 1, lists=True,
@@ -382,6 +384,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are| is named| is called|"
                     r" are named| are called| are|,| is|:)? " + PEOPLE), None, 2, relation_group=1, lists=True),
     Rule(re.compile(r"\b(?i:i have|i've got|we have) (?i:two|three|four|2|3|4|a|an|one) " + RELATION
+                    + r"(?:,|:| named| called|, named| -)? " + PEOPLE), None, 2, relation_group=1, lists=True),
+    # the next one said in the same breath: "I have a son, Leo, and a daughter, Mia"
+    Rule(re.compile(r"\b(?i:i have|i've got|we have) [^.;!?]*?(?:,? (?i:and)|,) (?i:two|three|2|3|a|an|one) " + RELATION
                     + r"(?:,|:| named| called|, named| -)? " + PEOPLE), None, 2, relation_group=1, lists=True),
     Rule(re.compile(r"\b(?i:i'm|i am|i got) (?i:married|engaged) to " + PERSON), P.HAS_SPOUSE),
 ]
