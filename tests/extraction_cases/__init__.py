@@ -23,7 +23,8 @@ SHORT = {"name": "has_name", "age": "has_age", "like": "has_preference", "dislik
          "spouse": "has_spouse", "sibling": "has_sibling", "friend": "has_friend", "advisor": "has_advisor",
          "colleague": "has_colleague", "manager": "has_manager", "struggle": "struggles_with", "master": "masters",
          "job": "works_as", "live": "lives_in", "pet": "has_pet", "employer": "works_at",
-         "from": "comes_from", "birthday": "has_birthday"}
+         "from": "comes_from", "birthday": "has_birthday", "hobby": "has_hobby", "school": "studied_at",
+         "studied": "studied"}
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 Belief = tuple[str, str]

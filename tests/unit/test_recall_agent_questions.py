@@ -204,3 +204,24 @@ def test_a_workplace_an_origin_and_a_birthday_do_not_answer_other_questions(deps
 def test_where_the_user_lives_is_not_where_they_are_from(deps, employed):
     found = texts(ask(deps, employed, "Where does the user live?"))
     assert "lives in: Leeds" in found and "comes from: Lagos" not in found, found
+
+
+@pytest.fixture
+def hobbyist(deps, consenting):
+    say(deps, consenting, "I play the guitar and I go hiking most weekends.", "I studied economics at Duke.",
+        "I live in Denver.", "My brother plays tennis.")
+    return consenting
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("What are my hobbies?", "has hobby: guitar"), ("What does the user do in their free time?", "has hobby: hiking"),
+    ("What instrument do I play?", "has hobby: guitar"), ("What did I study?", "studied: economics"),
+    ("Where did the user go to college?", "studied at: Duke"), ("What was my major?", "studied: economics"),
+    ("我有什么爱好？", "has hobby: hiking"), ("我是哪个大学毕业的？", "studied at: Duke"),
+])
+def test_hobbies_and_schooling_are_beliefs_a_question_finds(deps, hobbyist, query, expected):
+    assert expected in texts(ask(deps, hobbyist, query))
+
+
+def test_a_brothers_sport_is_not_the_users_hobby(deps, hobbyist):
+    assert "has hobby: tennis" not in texts(ask(deps, hobbyist, "What are my hobbies?"))

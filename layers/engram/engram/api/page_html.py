@@ -73,6 +73,7 @@ PREDICATES_ZH = {
     "has_sibling": "兄弟姐妹", "has_friend": "朋友", "has_advisor": "导师", "has_colleague": "同事",
     "has_manager": "上司", "struggles_with": "感到困难的", "masters": "擅长", "works_as": "职业", "lives_in": "居住地",
     "has_pet": "宠物", "works_at": "工作单位", "comes_from": "家乡", "has_birthday": "生日",
+    "has_hobby": "爱好", "studied_at": "就读学校", "studied": "所学专业",
 }
 
 

@@ -66,6 +66,9 @@ class Predicate(StrEnum):
     WORKS_AT = "works_at"
     COMES_FROM = "comes_from"
     HAS_BIRTHDAY = "has_birthday"
+    HAS_HOBBY = "has_hobby"
+    STUDIED_AT = "studied_at"
+    STUDIED = "studied"
 
 
 class NodeLabel(StrEnum):
@@ -126,6 +129,11 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
                                         decay_class="identity"),
     Predicate.HAS_BIRTHDAY: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True,
                                           decay_class="identity"),
+    # What the user does in their time ("hiking", "guitar"): a behaviour, fading like a taste.
+    Predicate.HAS_HOBBY: PredicateSpec(NodeLabel.BEHAVIOR, EventType.PREFERENCE, decay_class="preference"),
+    # A school and a field of study: several of each over a life, none undone by the next.
+    Predicate.STUDIED_AT: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, decay_class="identity"),
+    Predicate.STUDIED: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, decay_class="identity"),
 }
 
 # Words an extractor or a client may use for a predicate; anything else is rejected.
@@ -142,7 +150,8 @@ PREDICATE_SYNONYMS: dict[str, Predicate] = {
     "mentor": Predicate.HAS_ADVISOR, "teacher": Predicate.HAS_ADVISOR, "colleague": Predicate.HAS_COLLEAGUE,
     "coworker": Predicate.HAS_COLLEAGUE, "boss": Predicate.HAS_MANAGER, "manager": Predicate.HAS_MANAGER,
     "pet": Predicate.HAS_PET, "employer": Predicate.WORKS_AT, "hometown": Predicate.COMES_FROM,
-    "birthday": Predicate.HAS_BIRTHDAY,
+    "birthday": Predicate.HAS_BIRTHDAY, "hobby": Predicate.HAS_HOBBY, "school": Predicate.STUDIED_AT,
+    "major": Predicate.STUDIED,
     "儿子": Predicate.HAS_CHILD, "女儿": Predicate.HAS_CHILD, "孩子": Predicate.HAS_CHILD,
     "妈妈": Predicate.HAS_PARENT, "爸爸": Predicate.HAS_PARENT, "母亲": Predicate.HAS_PARENT,
     "父亲": Predicate.HAS_PARENT, "妻子": Predicate.HAS_SPOUSE, "老婆": Predicate.HAS_SPOUSE,

@@ -7,7 +7,8 @@ about the user. A change of state ("I used to…", "I no longer…", "我不再�
 tagged ``ended`` (``domain.beliefs``), which closes the edge it ends instead of opening one.
 
 Layout: ``text`` (clauses, guards, objects, lists), ``rules`` (the rule shape), ``rules_en`` and
-``rules_zh`` (the rules of each language), this module (a turn in, extractions out).
+``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_zh`` (the rules of each
+language), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 
 from ..beliefs import ENDED_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
-from . import rules_en, rules_zh
+from . import rules_en, rules_en_life, rules_zh
 from .rules import read_clause
 from .text import (
     as_affirmation,
@@ -64,6 +65,7 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
 Found = tuple[Predicate, str, bool]  # (predicate, object, ended)
+_EN_RULES = rules_en.RULES + rules_en_life.RULES
 
 
 def keywords(text: str, k: int = 3) -> tuple[str, ...]:
@@ -89,7 +91,7 @@ def classify(text: str) -> EventType:
 def _read(clause: str) -> list[Found]:
     """One clause's facts. A change of state is first read as the negation it may be ("I don't
     like coffee any more" is a current dislike); failing that, as the state it ends."""
-    rules = rules_zh.RULES if is_chinese(clause) else rules_en.RULES
+    rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
     change = change_of_state(clause)
     if change is None:
         return [(p, o, False) for p, o in read_clause(clause, rules)]

@@ -7,7 +7,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule, singular_kind
-from .text import EN_MONTH, EN_NUMBER_WORDS, age, calendar_day
+from .text import EN_NUMBER_WORDS, age
 
 _I = re.I
 ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"
@@ -138,43 +138,6 @@ def _condition(value: str) -> str | None:
 def _no_condition(value: str) -> str | None:
     """A difficulty that is a named condition is read as the condition, not as a struggle."""
     return None if re.fullmatch(CONDITIONS, value, _I) else value
-
-
-# An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
-# workplace ("a hospital", "a small bakery"); never "home", "night" or "myself".
-ORG = r"(?:(?i:the) )?((?:St\. )?[A-Z][\w'&-]*(?:(?: | & | of | of the | de )[A-Z][\w'&-]*){0,4})(?![\w'&-])"
-# An employer named before what the user does there: "I joined Airbnb as a data scientist".
-_NAMED = r"(?:(?i:the) )?[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*"
-WORKPLACE = (r"(?:(?i:a|an|the|our|my) )?((?:[A-Za-z'-]+ ){0,2}?(?:hospital|clinic|bank|school|university|college|"
-             r"startup|start-up|law firm|restaurant|bakery|caf[eé]|coffee shop|hotel|factory|warehouse|library|museum|"
-             r"non-?profit|charity|agency|bookstore|supermarket|grocery store|pharmacy|gym|daycare|nursery|"
-             r"kindergarten|call cent(?:er|re)|lab|laboratory|newspaper|magazine|consultancy|airline|airport|salon|"
-             r"garage|farm|zoo|theat(?:er|re)|church|hedge fund|government agency|city hall|tech company|"
-             r"software company|consulting firm|accounting firm|design studio|dealership|prison|care home|"
-             r"nursing home|retirement home|vet clinic|dental practice|bar|pub|brewery|winery|bookshop|"
-             r"publishing house|hospice|shelter|fire station|police station|post office))\b")
-_WORK = (r"\b(?i:i|we)(?i:'m| am|'ve been| have been)? " + ADV + r"(?i:work|working|work full[- ]time|"
-         r"work part[- ]time|work remotely)(?i: full[- ]time| part[- ]time| remotely| now| currently)?")
-_NOT_EMPLOYERS = {"home", "night", "christmas", "easter", "thanksgiving", "weekends", "dr", "mr", "mrs", "ms", "prof",
-                  "professor", "hr", "it", "ai"} | _NOT_INTRODUCED
-
-
-def _employer(value: str) -> str | None:
-    return None if value.split()[0].lower().rstrip(".") in _NOT_EMPLOYERS else value
-
-
-# Where the user is from, not a department ("I'm from HR") or a time ("born in May").
-_NOT_ORIGINS = {"hr", "it", "pr", "qa", "finance", "marketing", "sales", "support", "legal", "engineering",
-                "accounting", "management", "corporate", "tech", "ops", "operations", "customer", "church",
-                "foster", "mars", "space"} | _NOT_INTRODUCED
-
-
-def _origin(value: str) -> str | None:
-    return None if value.split()[0].lower() in _NOT_ORIGINS else value
-
-
-DATE = (r"((?:" + EN_MONTH + r") (?:the )?\d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|(?:the )?\d{1,2}(?:st|nd|rd|th)? "
-        r"(?:of )?" + EN_MONTH + r"(?:,? \d{4})?)\b")
 
 
 _AGE_GUARD = (r"(?!\d|[%.,]\d|\s*(?:%|percent|minutes?|mins?|hours?|hrs?|seconds?|times|kg|kilos?|lbs?|pounds|km|"
@@ -322,40 +285,6 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|school|kindergarten|preschool|"
                     r"math|maths|english|history|science|physics|chemistry|biology|art|music|yoga|piano|university|"
                     r"college)\b", _I), P.WORKS_AS, value=lambda _: "teacher"),
-    # where the user works: "I work at Google", "I'm a nurse at St. Mary's", "I work in a bakery",
-    # "I just started at Stripe" (not "I work from home", "my wife works at Google", "I worked at IBM")
-    # "I'm working at Starbucks today" is where the user sits, not who employs them.
-    Rule(re.compile(_WORK + r" (?i:at|for) " + ORG + r"(?! (?i:today|tonight|this (?:morning|afternoon|evening)|"
-                    r"right now|for (?:now|the day|a bit)))"), P.WORKS_AT, value=_employer),
-    Rule(re.compile(_WORK + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
-                    + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
-                    + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
-    Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
-    Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
-    Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:started (?:working |a new job |my new job )?at|"
-                    r"got (?:a|the|a new) job (?:at|with)|took a job (?:at|with)|accepted a job (?:at|with)|"
-                    r"(?:was|got|'ve been|have been) hired (?:by|at)|joined(?= " + _NAMED + r" as an? )) " + ORG),
-         P.WORKS_AT, value=_employer),
-    Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:joined|started at) " + _NAMED + r" (?i:as) (?i:an? )"
-                    + JOB), P.WORKS_AS),
-    Rule(re.compile(r"\b(?:(?i:i'm|i am) (?i:employed (?:by|at)|on staff at)|(?i:my employer is)) " + ORG),
-         P.WORKS_AT, value=_employer),
-    # where the user is from: "I'm originally from Chile", "I grew up in Ohio", "my hometown is Cork"
-    Rule(re.compile(r"\b(?i:i'm|i am|i come|i was born and raised|i hail)(?i: originally)? (?i:from) " + PLACE),
-         P.COMES_FROM, value=_origin),
-    Rule(re.compile(r"\b(?i:originally),? (?i:i'm|i am) (?i:from) " + PLACE), P.COMES_FROM, value=_origin),
-    Rule(re.compile(r"\b(?i:i) (?i:grew up|was raised|was born|was born and raised|was brought up) (?i:in) "
-                    + PLACE), P.COMES_FROM, value=_origin),
-    Rule(re.compile(r"\b(?i:my (?:hometown|home town) is) " + PLACE), P.COMES_FROM, value=_origin),
-    Rule(re.compile(r"^" + PLACE + r" (?i:is my (?:hometown|home town))\b"), P.COMES_FROM, value=_origin),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:a native of) " + PLACE), P.COMES_FROM, value=_origin),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:a) " + NAME + r" (?i:native)\b"), P.COMES_FROM, value=_origin),
-    # the user's birthday: "My birthday is March 3rd", "I was born on the 3rd of March, 1990"
-    Rule(re.compile(r"\bmy (?:birthday|bday|b-day|birth date|date of birth)(?:'s| is)(?: coming up)?(?: on)? " + DATE,
-                    _I), P.HAS_BIRTHDAY, value=calendar_day),
-    Rule(re.compile(r"\bi was born on " + DATE, _I), P.HAS_BIRTHDAY, value=calendar_day),
     # where the user lives
     Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living) with (?i:my |our )?[^.,;!?]{1,40}? "
                     r"(?i:in) " + PLACE), P.LIVES_IN),

@@ -71,6 +71,30 @@ def _zh_name(value: str) -> str | None:
     return None
 
 
+_HOBBIES = (r"(爬山|跑步|夜跑|晨跑|游泳|钓鱼|骑车|骑行|健身|撸铁|打篮球|打羽毛球|打乒乓球|踢足球|打网球|"
+            r"打高尔夫|练瑜伽|做瑜伽|"
+            r"瑜伽|滑雪|徒步|露营|跳舞|跳广场舞|唱歌|唱K|画画|弹吉他|弹钢琴|拉小提琴|下棋|下象棋|下围棋|打麻将|摄影|拍照|"
+            r"看书|读书|写作|练书法|写书法|打游戏|玩游戏|打太极|打太极拳|跳绳|攀岩|冲浪|潜水|烘焙|种花|养花|织毛衣|钩针|"
+            r"追剧|看电影|听音乐|旅游|旅行|自驾游|拼乐高|做手工|插花|品茶|喝茶)")
+# A habit is said with how often ("我每周都去爬山", "我平时喜欢…" is a taste): "我去爬山了" is one day.
+_OFTEN = (r"(?:每天|每周|每个周末|每周末|周末|平时|经常|常常|一有空就|有空就|有空的时候|没事就|业余时间|闲暇时|"
+          r"下班后|天天)")
+
+# "我是学医的": one character names a field by its short name.
+_FIELDS = {"医": "医学", "法": "法学", "文": "文科", "理": "理科", "工": "工科", "商": "商科"}
+
+
+def _activity(value: str) -> str:
+    """"打篮球" and "篮球" are one hobby; "下棋" keeps its verb (one character is not a thing)."""
+    return re.sub(r"^(?:打|弹|拉|踢|练|做|下|玩|写)(?=[\u4e00-\u9fff]{2})", "", value)
+
+
+# "在家读书" or "在北京上学" says where, not which school.
+def _school(value: str) -> str | None:
+    value = re.sub(r"^(?:一所|一个|一家)", "", value)
+    return None if not value or _NOT_WORKPLACES.search(value) or value in ("哪", "大学", "学校") else value
+
+
 def _person(value: str) -> str | None:
     """"我妈妈是广东人" says where she is from, not who she is."""
     return None if value.endswith("人") else value
@@ -172,6 +196,27 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我的?生日(?:是|在)?" + ZH_DATE), P.HAS_BIRTHDAY, value=calendar_day),
     Rule(re.compile(r"我" + ADV + r"(?:是|出生于|生于)?" + ZH_DATE + r"(?:出生|生日|生)"), P.HAS_BIRTHDAY,
          value=calendar_day),
+    # a skill: "我会弹吉他", "我会游泳" (not "我会去爬山": a plan)
+    Rule(re.compile(r"我" + ADV + r"(?:会|能)(弹吉他|弹钢琴|拉小提琴|拉二胡|游泳|滑雪|下围棋|下象棋|冲浪|潜水|开车|"
+                    r"编程|画画|做饭|"
+                    r"烘焙|织毛衣)" + END), P.MASTERS, value=_activity),
+    # hobbies: "我的爱好是摄影和旅行", "我每周都去爬山", "我平时打篮球"
+    Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:去|在)?" + _HOBBIES), P.HAS_HOBBY,
+         value=_activity),
+    # school and field: "我是清华毕业的", "我毕业于复旦大学", "我在北大读研究生", "我是学医的", "我的专业是金融"
+    Rule(re.compile(r"我" + ADV + r"(?:是)?([\u4e00-\u9fffA-Za-z]{2,12}?)毕业的"), P.STUDIED_AT, value=_school),
+    Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:读研究生|读研|读博|读本科|读大学|上大学|念大学|读书|上学|"
+                    r"念书|留学)"),
+         P.STUDIED_AT, value=_school),
+    Rule(re.compile(r"我" + ADV + r"是" + _WHERE + r"的(?:学生|研究生|博士生|本科生|大学生|校友)" + END), P.STUDIED_AT,
+         value=_school),
+    Rule(re.compile(r"我(?:的)?(?:专业|大学专业|本科专业|研究生专业)是" + OBJ + END), P.STUDIED),
+    Rule(re.compile(r"我" + ADV + r"(?:是)?(?:学|读|念)(?!的是)([\u4e00-\u9fff]{1,8}?)(?:专业)?(?:的|出身)" + END),
+         P.STUDIED,
+         value=lambda v: _FIELDS.get(v, v)),
+    Rule(re.compile(r"我(?:大学|本科|研究生)?学的是" + OBJ + END), P.STUDIED),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),

@@ -1,0 +1,172 @@
+"""English rules for the user's life around them: where they work and studied, where they are
+from, their birthday, and what they do in their time (hobbies). Same subjects as ``rules_en``: a
+statement about someone else ("my husband works at Boeing") is not one about the user."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Predicate as P
+from .rules import Rule
+from .rules_en import _I, _NOT_INTRODUCED, ADV, END, JOB, NAME, OBJ, PLACE
+from .text import EN_MONTH, calendar_day
+
+# An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
+# workplace ("a hospital", "a small bakery"); never "home", "night" or "myself".
+ORG = r"(?:(?i:the) )?((?:St\. )?[A-Z][\w'&-]*(?:(?: | & | of | of the | de )[A-Z][\w'&-]*){0,4})(?![\w'&-])"
+# An employer named before what the user does there: "I joined Airbnb as a data scientist".
+_NAMED = r"(?:(?i:the) )?[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*"
+WORKPLACE = (r"(?:(?i:a|an|the|our|my) )?((?:[A-Za-z'-]+ ){0,2}?(?:hospital|clinic|bank|school|university|college|"
+             r"startup|start-up|law firm|restaurant|bakery|caf[eé]|coffee shop|hotel|factory|warehouse|library|museum|"
+             r"non-?profit|charity|agency|bookstore|supermarket|grocery store|pharmacy|gym|daycare|nursery|"
+             r"kindergarten|call cent(?:er|re)|lab|laboratory|newspaper|magazine|consultancy|airline|airport|salon|"
+             r"garage|farm|zoo|theat(?:er|re)|church|hedge fund|government agency|city hall|tech company|"
+             r"software company|consulting firm|accounting firm|design studio|dealership|prison|care home|"
+             r"nursing home|retirement home|vet clinic|dental practice|bar|pub|brewery|winery|bookshop|"
+             r"publishing house|hospice|shelter|fire station|police station|post office))\b")
+_WORK = (r"\b(?i:i|we)(?i:'m| am|'ve been| have been)? " + ADV + r"(?i:work|working|work full[- ]time|"
+         r"work part[- ]time|work remotely)(?i: full[- ]time| part[- ]time| remotely| now| currently)?")
+_NOT_EMPLOYERS = {"home", "night", "christmas", "easter", "thanksgiving", "weekends", "dr", "mr", "mrs", "ms", "prof",
+                  "professor", "hr", "it", "ai"} | _NOT_INTRODUCED
+
+
+def _employer(value: str) -> str | None:
+    return None if value.split()[0].lower().rstrip(".") in _NOT_EMPLOYERS else value
+
+
+# Where the user is from, not a department ("I'm from HR") or a time ("born in May").
+_NOT_ORIGINS = {"hr", "it", "pr", "qa", "finance", "marketing", "sales", "support", "legal", "engineering",
+                "accounting", "management", "corporate", "tech", "ops", "operations", "customer", "church",
+                "foster", "mars", "space"} | _NOT_INTRODUCED
+
+
+def _origin(value: str) -> str | None:
+    return None if value.split()[0].lower() in _NOT_ORIGINS else value
+
+
+DATE = (r"((?:" + EN_MONTH + r") (?:the )?\d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|(?:the )?\d{1,2}(?:st|nd|rd|th)? "
+        r"(?:of )?" + EN_MONTH + r"(?:,? \d{4})?)\b")
+
+# What a user plays, goes doing, or does: closed lists, so that "I play it safe", "I go to work" or
+# "I do the dishes" is no hobby.
+_PLAYED = (r"(?:the )?(?:electric guitar|bass guitar|guitar|bass|piano|keyboard|violin|viola|cello|drums|ukulele|"
+           r"saxophone|sax|flute|trumpet|trombone|clarinet|harp|banjo|mandolin|harmonica|accordion|organ|"
+           r"table tennis|tennis|ping pong|soccer|football|basketball|baseball|beach volleyball|volleyball|golf|"
+           r"badminton|squash|ice hockey|hockey|rugby|cricket|pickleball|padel|softball|lacrosse|"
+           r"ultimate frisbee|frisbee|water polo|handball|chess|poker|bridge|mahjong|video games|board games|"
+           r"card games|darts|pool|billiards|bingo|dungeons (?:and|&) dragons|d&d)")
+_GOING = (r"(?:hiking|running|jogging|swimming|rock climbing|climbing|bouldering|surfing|skiing|snowboarding|"
+          r"fishing|fly fishing|camping|cycling|mountain biking|biking|salsa dancing|dancing|bowling|ice skating|"
+          r"roller skating|skating|kayaking|canoeing|sailing|scuba diving|diving|snorkeling|horseback riding|"
+          r"horse riding|birdwatching|bird watching|hunting|skateboarding|paddleboarding|rowing|golfing|"
+          r"backpacking|trail running|sledding|karaoke)")
+_DOING = (r"(?:hot yoga|yoga|pilates|crossfit|karate|judo|taekwondo|jiu[- ]jitsu|bjj|kickboxing|boxing|muay thai|"
+          r"ballet|martial arts|tai chi|meditation|triathlons?|parkour|gymnastics|weightlifting|powerlifting|"
+          r"calisthenics|aerobics|zumba|spin classes|spinning|archery|fencing|woodworking|pottery|photography|"
+          r"calligraphy|embroidery|origami|crosswords|sudoku|jigsaw puzzles|stand-up comedy|improv)")
+_HABIT_VERBS = {"run": "running", "swim": "swimming", "cycle": "cycling", "bike": "biking", "surf": "surfing",
+                "ski": "skiing", "snowboard": "snowboarding", "knit": "knitting", "crochet": "crocheting",
+                "sew": "sewing", "paint": "painting", "draw": "drawing", "sketch": "sketching", "bake": "baking",
+                "garden": "gardening", "meditate": "meditation", "climb": "climbing", "hike": "hiking",
+                "dance": "dancing", "sing": "singing", "skate": "skating", "fish": "fishing", "hunt": "hunting",
+                "journal": "journaling", "write poetry": "writing poetry", "write songs": "songwriting"}
+# A verb is a habit when said as one ("I run every morning", "I knit."), not "I run a bakery".
+_AS_HABIT = (r"(?= every| most| on (?:weekends|the weekends?|sundays|saturdays)| a lot| regularly| daily| twice"
+             r"| three times| competitively| for fun| as a hobby| in my (?:free|spare) time| whenever| marathons"
+             r"| half marathons| ultramarathons| laps| trails|\s*[.!]?$)")
+
+
+def _plain_hobby(value: str) -> str:
+    return re.sub(r"^the ", "", value.lower())
+
+
+def _habit(value: str) -> str | None:
+    return _HABIT_VERBS.get(value.lower())
+
+
+# A school by its name ("MIT", "the University of Michigan"); "went to" a place is no school unless
+# its name says so ("I went to Paris").
+_SCHOOL_WORDS = re.compile(r"\b(?:University|College|School|Institute|Academy|Polytechnic|Conservatory|Uni|U)\b")
+
+
+def _school(value: str) -> str | None:
+    return value if _SCHOOL_WORDS.search(value) else None
+
+
+# What the user studied: a field, not "abroad", "hard" or "for my exams".
+_SUBJECT_END = r"(?= at | from | in (?:college|school|university|grad school|\d)| back | when | because |,|$|[.;!?])"
+_NOT_SUBJECTS = {"abroad", "hard", "late", "all night", "a lot", "overseas", "online", "together", "there", "here",
+                 "it", "them", "that", "this"}
+
+
+def _subject(value: str) -> str | None:
+    value = value.strip()
+    first = value.lower().split()[0]
+    return None if value.lower() in _NOT_SUBJECTS or first in _NOT_SUBJECTS | {"for", "with", "all"} else value
+
+
+RULES: list[Rule] = [
+    # where the user works: "I work at Google", "I'm a nurse at St. Mary's", "I work in a bakery",
+    # "I just started at Stripe" (not "I work from home", "my wife works at Google", "I worked at IBM")
+    # "I'm working at Starbucks today" is where the user sits, not who employs them.
+    Rule(re.compile(_WORK + r" (?i:at|for) " + ORG + r"(?! (?i:today|tonight|this (?:morning|afternoon|evening)|"
+                    r"right now|for (?:now|the day|a bit)))"), P.WORKS_AT, value=_employer),
+    Rule(re.compile(_WORK + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT),
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
+                    + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
+                    + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
+    Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
+    Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
+    Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:started (?:working |a new job |my new job )?at|"
+                    r"got (?:a|the|a new) job (?:at|with)|took a job (?:at|with)|accepted a job (?:at|with)|"
+                    r"(?:was|got|'ve been|have been) hired (?:by|at)|joined(?= " + _NAMED + r" as an? )) " + ORG),
+         P.WORKS_AT, value=_employer),
+    Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:joined|started at) " + _NAMED + r" (?i:as) (?i:an? )"
+                    + JOB), P.WORKS_AS),
+    Rule(re.compile(r"\b(?:(?i:i'm|i am) (?i:employed (?:by|at)|on staff at)|(?i:my employer is)) " + ORG),
+         P.WORKS_AT, value=_employer),
+    # where the user is from: "I'm originally from Chile", "I grew up in Ohio", "my hometown is Cork"
+    Rule(re.compile(r"\b(?i:i'm|i am|i come|i was born and raised|i hail)(?i: originally)? (?i:from) " + PLACE),
+         P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"\b(?i:originally),? (?i:i'm|i am) (?i:from) " + PLACE), P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"\b(?i:i) (?i:grew up|was raised|was born|was born and raised|was brought up) (?i:in) "
+                    + PLACE), P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"\b(?i:my (?:hometown|home town) is) " + PLACE), P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"^" + PLACE + r" (?i:is my (?:hometown|home town))\b"), P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:a native of) " + PLACE), P.COMES_FROM, value=_origin),
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:a) " + NAME + r" (?i:native)\b"), P.COMES_FROM, value=_origin),
+    # the user's birthday: "My birthday is March 3rd", "I was born on the 3rd of March, 1990"
+    Rule(re.compile(r"\bmy (?:birthday|bday|b-day|birth date|date of birth)(?:'s| is)(?: coming up)?(?: on)? " + DATE,
+                    _I), P.HAS_BIRTHDAY, value=calendar_day),
+    Rule(re.compile(r"\bi was born on " + DATE, _I), P.HAS_BIRTHDAY, value=calendar_day),
+    # what the user does in their time: "I play the guitar", "I go hiking most weekends", "I do yoga",
+    # "I run marathons", "my hobbies are chess and baking" (not "I played tennis in college")
+    Rule(re.compile(r"\b(?:i|we) " + ADV + r"(?:play|also play|still play|play a lot of|play some) (" + _PLAYED
+                    + r"(?:(?:,? and |, )" + _PLAYED + r")*)\b", _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
+    Rule(re.compile(r"\b(?:i|we) " + ADV + r"go (" + _GOING + r"(?:(?:,? and |, | or )" + _GOING + r")*)\b", _I),
+         P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"\b(?:i|we) " + ADV + r"(?:do|practi[cs]e) (" + _DOING + r"(?:(?:,? and |, )" + _DOING
+                    + r")*)\b", _I), P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"\bi " + ADV + r"(" + "|".join(_HABIT_VERBS) + r")" + _AS_HABIT, _I), P.HAS_HOBBY,
+         value=_habit),
+    Rule(re.compile(r"\bmy (?:main |favou?rite |current |new )?(?:hobby is|hobbies are|hobbies include|pastime is|"
+                    r"pastimes are) " + OBJ + END, _I), P.HAS_HOBBY, lists=True),
+    # where and what the user studied: "I studied nursing at UCLA", "I graduated from MIT",
+    # "I'm a student at Stanford", "I have a master's in economics"
+    Rule(re.compile(r"\bi(?:'m| am)? " + ADV + r"(?:studied|studying|study|majored in|majoring in|minored in|"
+                    r"have a degree in|got my degree in|did my degree in|have a (?:bachelor'?s|master'?s|phd|ph\.d\.|"
+                    r"doctorate|ba|bs|ma|ms|msc|bsc|mba)(?: degree)? in) "
+                    r"(?!(?:all|for|with|late|hard|abroad|at|in|on|to|every|together|online|overseas)\b)"
+                    r"([^.;!?,]{2,40}?)" + _SUBJECT_END, _I), P.STUDIED, value=_subject),
+    Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:studied|studying|majored in|majoring in) [^.;!?]{2,40}? "
+                    r"(?i:at) " + ORG), P.STUDIED_AT),
+    Rule(re.compile(r"\b(?i:i) " + ADV + r"(?i:graduated from|studied at|got my degree from|got my (?:bachelor'?s|"
+                    r"master'?s|phd|mba) from|dropped out of|am enrolled at|'m enrolled at|am doing my (?:phd|"
+                    r"master'?s|degree) at|'m doing my (?:phd|master'?s|degree) at) " + ORG), P.STUDIED_AT),
+    Rule(re.compile(r"\b(?i:i) " + ADV + r"(?i:went to|attended|go to|am at|'m at) " + ORG), P.STUDIED_AT,
+         value=_school),
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:phd|grad|graduate|undergrad|undergraduate|law|med|medical|"
+                    r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year) )?(?i:student|freshman|"
+                    r"sophomore|junior|senior|undergrad) (?i:at) " + ORG), P.STUDIED_AT),
+]
