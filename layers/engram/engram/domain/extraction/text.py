@@ -94,12 +94,16 @@ _USED_TO = re.compile(r"\bused to\b|以前|曾经|过去|小时候|原来", re.I
 _NO_LONGER = re.compile(r"\bno longer\b|\bany ?more\b|\b(?:stopped|quit|gave up|given up) (?:eating|drinking)\b"
                         r"|不再|已经不", re.I)
 _ZH_NOT_ANY_MORE = re.compile(r"不.*了[。！!.]?$")
+# Leaving a job ends working there: "I quit my job at Spotify", "I got laid off from Intel", "我从腾讯离职了".
+_LEFT_JOB = re.compile(r"\bi(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|resigned from) my (?:job|position|role)"
+                       r" (?:at|with) |\bi (?:just |recently )?(?:got|was) (?:laid off|fired|let go) (?:from|by) "
+                       r"|我" + r"(?:已经|刚刚?|上个月|去年)?从(?=.{1,12}?(?:离职|辞职))", re.I)
 
 
 def change_of_state(clause: str) -> str | None:
     """``"past"`` for "used to …", ``"stopped"`` for "no longer …", "not … any more", "不再…", else
     ``None``."""
-    if _USED_TO.search(clause):
+    if _USED_TO.search(clause) or _LEFT_JOB.search(clause):
         return "past"
     if _NO_LONGER.search(clause) or _ZH_NOT_ANY_MORE.search(clause):
         return "stopped"
@@ -120,6 +124,8 @@ def as_negation(clause: str) -> str:
 def as_affirmation(clause: str) -> str:
     """The state a change of state ends: "I used to live in Paris" -> "I live in Paris"."""
     clause = as_negation(clause)
+    clause = _LEFT_JOB.sub(lambda m: "我在" if m.group(0).startswith("我") else "I work at ", clause)
+    clause = re.sub(r"(?<=我在)(.{1,12}?)(?:离职|辞职)了?", r"\1工作", clause)
     clause = re.sub(r"\bused to be\b", "am", clause, flags=re.I)
     clause = re.sub(r"\bused to\s+", "", clause, flags=re.I)
     clause = re.sub(r"\b(?:do not|don't|dont|does not|doesn't)\s+", "", clause, flags=re.I)
