@@ -95,9 +95,10 @@ _NO_LONGER = re.compile(r"\bno longer\b|\bany ?more\b|\b(?:stopped|quit|gave up|
                         r"|不再|已经不", re.I)
 _ZH_NOT_ANY_MORE = re.compile(r"不.*了[。！!.]?$")
 # Leaving a job ends working there: "I quit my job at Spotify", "I got laid off from Intel", "我从腾讯离职了".
-_LEFT_JOB = re.compile(r"\bi(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|resigned from) my (?:job|position|role)"
-                       r" (?:at|with) |\bi (?:just |recently )?(?:got|was) (?:laid off|fired|let go) (?:from|by) "
-                       r"|我" + r"(?:已经|刚刚?|上个月|去年)?从(?=.{1,12}?(?:离职|辞职))", re.I)
+_LEFT_JOB = re.compile(r"\bi(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|resigned from) "
+                       r"my (?:job|position|role) (?:at|with) "
+                       r"|\bi (?:just |recently )?(?:got|was) (?:laid off|fired|let go) (?:from|by) "
+                       r"|我(?:已经|刚刚?|上个月|去年)?从(?=.{1,12}?(?:离职|辞职))", re.I)
 
 
 def change_of_state(clause: str) -> str | None:
