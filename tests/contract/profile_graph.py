@@ -104,6 +104,16 @@ class ProfileGraphContract(Contract):
         store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "coffee"))
         assert current(store, alice) == {("has_preference", "tea"), ("has_preference", "coffee")}
 
+    def test_a_dislike_closes_the_hobby_and_the_taste_of_the_same_thing(self, store, alice):
+        # Their objects are nodes of different labels (Behavior, Preference): matched by name, not node.
+        store.upsert_fact(alice, fact(P.HAS_HOBBY, "hiking"))
+        store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "hiking"))
+        store.upsert_fact(alice, fact(P.HAS_HOBBY, "chess"))
+        store.upsert_fact(alice, fact(P.DISLIKES, "Hiking"))
+        assert current(store, alice) == {("dislikes", "hiking"), ("has_hobby", "chess")}
+        store.upsert_fact(alice, fact(P.HAS_HOBBY, "hiking"))
+        assert current(store, alice) == {("has_hobby", "hiking"), ("has_hobby", "chess")}
+
     def test_the_opposite_predicate_closes_the_liked_edge(self, store, alice):
         _, _, liked = store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "coriander", valid_from=T0))
         store.upsert_fact(alice, fact(P.HAS_PREFERENCE, "basil"))

@@ -90,12 +90,13 @@ class InMemoryProfileGraph:
                            message_ids=current["message_ids"] + [m for m in fact.message_ids
                                                                  if m not in current["message_ids"]])
             return "reinforced", before, self._item(current)
-        same, functional, opposite = contradicts(fact.predicate, fact.tags)
+        same, functional, opposites = contradicts(fact.predicate, fact.tags)
         contradicted = [e for e in self._edges_of(scope, rel=rel) if e["key"] == key] if same else []
         if functional:
             contradicted += [e for e in self._edges_of(scope, rel=rel) if e["key"] != key]
-        if opposite is not None:
-            contradicted += [e for e in self._edges_of(scope, rel=opposite.value) if e["key"] == key]
+        for opposite in opposites:  # its object node is of the opposite's own label
+            opposite_key = object_node_key(scope, PREDICATES[opposite].target, fact.object)
+            contradicted += [e for e in self._edges_of(scope, rel=opposite.value) if e["key"] == opposite_key]
         new_id = f"e-{uuid.uuid4().hex[:20]}"
         resolution = resolve_contradictions(
             fact.source, fact.confidence, [EdgeClaim(e["id"], TrustSource(e["source"]), e["confidence"])

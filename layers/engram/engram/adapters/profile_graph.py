@@ -152,7 +152,7 @@ class ProfileGraph:
                 f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
                 {**params, "id": before["id"], "confidence": again.confidence, "source": again.source.value}).single()
             return "reinforced", before, _item(record)
-        same, functional, opposite = contradicts(fact.predicate, fact.tags)
+        same, functional, opposites = contradicts(fact.predicate, fact.tags)
         contradicted = []
         if same:
             contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o {{key: $key}}) WHERE r.valid_to IS NULL "
@@ -160,10 +160,11 @@ class ProfileGraph:
         if functional:
             contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.valid_to IS NULL "
                                    f"AND o.key <> $key {_ITEM}", params).values(*_CLAIM)
-        if opposite is not None:
-            opp = opposite.value.upper()
-            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{opp}]->(o {{key: $key}}) "
-                                   f"WHERE r.valid_to IS NULL {_ITEM}", params).values(*_CLAIM)
+        for opposite in opposites:  # its object node is of the opposite's own label ("hiking" liked, done)
+            opposite_key = object_node_key(scope, PREDICATES[opposite].target, fact.object)
+            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{opposite.value.upper()}]->(o {{key: $okey}}) "
+                                   f"WHERE r.valid_to IS NULL {_ITEM}", {**params, "okey": opposite_key}
+                                   ).values(*_CLAIM)
         new_id = f"e-{uuid.uuid4().hex[:20]}"
         resolution = resolve_contradictions(fact.source, fact.confidence,
                                             [EdgeClaim(i, TrustSource(src), conf) for i, src, conf, _ in contradicted])

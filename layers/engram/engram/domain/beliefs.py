@@ -48,25 +48,25 @@ class Resolution:
         return tuple(tags) + ((CONTESTED_TAG,) if self.contested else ())
 
 
-def contradicted_by(predicate: Predicate) -> tuple[bool, Predicate | None]:
+def contradicted_by(predicate: Predicate) -> tuple[bool, tuple[Predicate, ...]]:
     """What a new edge of ``predicate`` contradicts: another object of the same predicate when
-    it is functional, and the opposite predicate (likes vs dislikes) to the same object."""
+    it is functional, and the opposite predicates (likes vs dislikes) to the same object."""
     spec = PREDICATES[predicate]
-    return spec.functional, spec.opposite
+    return spec.functional, spec.opposites
 
 
 def states_an_end(tags: Iterable[str]) -> bool:
     return ENDED_TAG in tuple(tags)
 
 
-def contradicts(predicate: Predicate, tags: Iterable[str]) -> tuple[bool, bool, Predicate | None]:
-    """``(same_object, other_objects, opposite)``: which current edges a new edge contradicts. An
+def contradicts(predicate: Predicate, tags: Iterable[str]) -> tuple[bool, bool, tuple[Predicate, ...]]:
+    """``(same_object, other_objects, opposites)``: which current edges a new edge contradicts. An
     ending contradicts only the edge to its own object (the past state it ends: "I used to live in
     Paris" says nothing about Lyon); any other statement contradicts what ``contradicted_by`` says."""
     if states_an_end(tags):
-        return True, False, None
-    functional, opposite = contradicted_by(predicate)
-    return False, functional, opposite
+        return True, False, ()
+    functional, opposites = contradicted_by(predicate)
+    return False, functional, opposites
 
 
 def closed_at(new_valid_from: datetime, old_valid_from: datetime | None) -> datetime:

@@ -86,8 +86,8 @@ class PredicateSpec:
     event_type: EventType
     # A functional predicate holds one value at a time: a new value closes the old edge.
     functional: bool = False
-    # The predicate whose edge to the same object a new edge contradicts.
-    opposite: Predicate | None = None
+    # The predicates whose edges to the same object a new edge contradicts.
+    opposites: tuple[Predicate, ...] = ()
     # Decay class (see domain.decay.HALF_LIFE_DAYS).
     decay_class: str = "default"
     sensitive: bool = False
@@ -97,9 +97,10 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
     Predicate.HAS_NAME: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True, decay_class="identity"),
     Predicate.HAS_AGE: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True, decay_class="identity"),
     Predicate.HAS_PREFERENCE: PredicateSpec(NodeLabel.PREFERENCE, EventType.PREFERENCE,
-                                            opposite=Predicate.DISLIKES, decay_class="preference"),
+                                            opposites=(Predicate.DISLIKES,), decay_class="preference"),
     Predicate.DISLIKES: PredicateSpec(NodeLabel.PREFERENCE, EventType.DISLIKE,
-                                      opposite=Predicate.HAS_PREFERENCE, decay_class="preference"),
+                                      opposites=(Predicate.HAS_PREFERENCE, Predicate.HAS_HOBBY),
+                                      decay_class="preference"),
     Predicate.ALLERGIC_TO: PredicateSpec(NodeLabel.CONCEPT, EventType.HEALTH, decay_class="health", sensitive=True),
     Predicate.HAS_CONDITION: PredicateSpec(NodeLabel.CONCEPT, EventType.HEALTH, decay_class="health",
                                            sensitive=True),
@@ -116,8 +117,10 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
                                            sensitive=True),
     Predicate.HAS_MANAGER: PredicateSpec(NodeLabel.PERSON, EventType.RELATION, functional=True,
                                          decay_class="relation", sensitive=True),
-    Predicate.STRUGGLES_WITH: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT, opposite=Predicate.MASTERS),
-    Predicate.MASTERS: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT, opposite=Predicate.STRUGGLES_WITH),
+    Predicate.STRUGGLES_WITH: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT,
+                                            opposites=(Predicate.MASTERS,)),
+    Predicate.MASTERS: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT,
+                                     opposites=(Predicate.STRUGGLES_WITH,)),
     Predicate.WORKS_AS: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
     Predicate.LIVES_IN: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
     # A pet is kept by its name and kind ("Rex (dog)"), or its kind alone when it has no name yet.
@@ -130,7 +133,9 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
     Predicate.HAS_BIRTHDAY: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True,
                                           decay_class="identity"),
     # What the user does in their time ("hiking", "guitar"): a behaviour, fading like a taste.
-    Predicate.HAS_HOBBY: PredicateSpec(NodeLabel.BEHAVIOR, EventType.PREFERENCE, decay_class="preference"),
+    # A hobby the user now dislikes is over ("I hate hiking now"); taking one up again ends the dislike.
+    Predicate.HAS_HOBBY: PredicateSpec(NodeLabel.BEHAVIOR, EventType.PREFERENCE, opposites=(Predicate.DISLIKES,),
+                                       decay_class="preference"),
     # A school and a field of study: several of each over a life, none undone by the next.
     Predicate.STUDIED_AT: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, decay_class="identity"),
     Predicate.STUDIED: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, decay_class="identity"),

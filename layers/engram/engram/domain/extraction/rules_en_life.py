@@ -64,6 +64,13 @@ _DOING = (r"(?:hot yoga|yoga|pilates|crossfit|karate|judo|taekwondo|jiu[- ]jitsu
           r"ballet|martial arts|tai chi|meditation|triathlons?|parkour|gymnastics|weightlifting|powerlifting|"
           r"calisthenics|aerobics|zumba|spin classes|spinning|archery|fencing|woodworking|pottery|photography|"
           r"calligraphy|embroidery|origami|crosswords|sudoku|jigsaw puzzles|stand-up comedy|improv)")
+# Pastimes a user may say they love without a verb of doing: "I love baking", "I enjoy reading".
+_PASTIMES = (r"(?:baking|cooking|knitting|crocheting|sewing|gardening|painting|drawing|sketching|singing|reading|"
+             r"journaling|writing poetry|songwriting|quilting|scrapbooking|woodworking|pottery|photography|"
+             r"birdwatching|stargazing|traveling|travelling)")
+# What may follow a liked activity in the same clause; "I like hiking boots" is a taste for boots.
+_ACTIVITY_END = (r"(?=$|[.,;!?]| (?:with|on|in|at|every|when|because|and|but|or|so|more|a lot|too|as well|"
+                 r"whenever|most|during|after|before|since|for)\b)")
 _HABIT_VERBS = {"run": "running", "swim": "swimming", "cycle": "cycling", "bike": "biking", "surf": "surfing",
                 "ski": "skiing", "snowboard": "snowboarding", "knit": "knitting", "crochet": "crocheting",
                 "sew": "sewing", "paint": "painting", "draw": "drawing", "sketch": "sketching", "bake": "baking",
@@ -150,6 +157,12 @@ RULES: list[Rule] = [
                     + r")*)\b", _I), P.HAS_HOBBY, lists=True),
     Rule(re.compile(r"\bi " + ADV + r"(" + "|".join(_HABIT_VERBS) + r")" + _AS_HABIT, _I), P.HAS_HOBBY,
          value=_habit),
+    # "I love hiking", "I enjoy playing tennis", "I like to go fishing": a liked activity is a hobby too
+    Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to go| going| to do| doing)? ((?:" + _GOING + r"|"
+                    + _DOING + r"|" + _PASTIMES + r")(?:(?:,? and |, )(?:" + _GOING + r"|" + _DOING + r"|" + _PASTIMES
+                    + r"))*)" + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to play| playing) (" + _PLAYED + r"(?:(?:,? and |, )"
+                    + _PLAYED + r")*)" + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(r"\bmy (?:main |favou?rite |current |new )?(?:hobby is|hobbies are|hobbies include|pastime is|"
                     r"pastimes are) " + OBJ + END, _I), P.HAS_HOBBY, lists=True),
     # where and what the user studied: "I studied nursing at UCLA", "I graduated from MIT",

@@ -71,7 +71,7 @@ def _zh_name(value: str) -> str | None:
     return None
 
 
-_HOBBIES = (r"(爬山|跑步|夜跑|晨跑|游泳|钓鱼|骑车|骑行|健身|撸铁|打篮球|打羽毛球|打乒乓球|踢足球|打网球|"
+_HOBBIES = (r"(?:爬山|跑步|夜跑|晨跑|游泳|钓鱼|骑车|骑行|健身|撸铁|打篮球|打羽毛球|打乒乓球|踢足球|打网球|"
             r"打高尔夫|练瑜伽|做瑜伽|"
             r"瑜伽|滑雪|徒步|露营|跳舞|跳广场舞|唱歌|唱K|画画|弹吉他|弹钢琴|拉小提琴|下棋|下象棋|下围棋|打麻将|摄影|拍照|"
             r"看书|读书|写作|练书法|写书法|打游戏|玩游戏|打太极|打太极拳|跳绳|攀岩|冲浪|潜水|烘焙|种花|养花|织毛衣|钩针|"
@@ -202,8 +202,8 @@ RULES: list[Rule] = [
                     r"烘焙|织毛衣)" + END), P.MASTERS, value=_activity),
     # hobbies: "我的爱好是摄影和旅行", "我每周都去爬山", "我平时打篮球"
     Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True),
-    Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:去|在)?" + _HOBBIES), P.HAS_HOBBY,
-         value=_activity),
+    Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES
+                    + r"(?:(?:、|和|跟|，)" + _HOBBIES + r")*)"), P.HAS_HOBBY, lists=True, value=_activity),
     # school and field: "我是清华毕业的", "我毕业于复旦大学", "我在北大读研究生", "我是学医的", "我的专业是金融"
     Rule(re.compile(r"我" + ADV + r"(?:是)?([\u4e00-\u9fffA-Za-z]{2,12}?)毕业的"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),
