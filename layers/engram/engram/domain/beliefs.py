@@ -99,3 +99,13 @@ def resolve_contradictions(source: TrustSource, confidence: float, contradicted:
     if outweighed:
         return Resolution(close=(), contested=True)
     return Resolution(close=tuple(c.edge_id for c in contradicted), contested=False)
+
+
+# A diet is kept as a taste ("vegan diet", "素食": ``extraction.rules_en._diet``, ``rules_zh``).
+_DIETS_ZH = ("素食", "纯素食")
+
+
+def bears_on_food(predicate: Predicate, obj: str) -> bool:
+    """An allergy or a diet: what anyone cooking or ordering for the user must know."""
+    return predicate is Predicate.ALLERGIC_TO or (
+        predicate is Predicate.HAS_PREFERENCE and (obj.lower().endswith(" diet") or obj in _DIETS_ZH))

@@ -31,7 +31,11 @@ _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember",
 # "any health issues", "我对什么过敏"): no object a belief must match.
 _FRAMING = frozenset({"many", "much", "any", "some", "kind", "kinds", "type", "types", "sort", "sorts", "thing",
                       "things", "issue", "issues", "problem", "problems", "current", "currently", "now", "team",
-                      "teams", "band", "bands"}
+                      "teams", "band", "bands",
+                      # how an agent asks for ideas, and when: "Recommend a weekend activity"
+                      "recommend", "recommendation", "recommendations", "suggest", "suggestion", "suggestions",
+                      "idea", "ideas", "restriction", "restrictions", "today", "tonight", "tomorrow", "weekend",
+                      "weekends", "week", "morning", "evening", "afternoon"}
                      | set("我你他她它的是什么哪里儿在对吗呢了有没几个多少谁怎么样吧啊呀现会说能用户天月号"))
 # How a question is put, never what it asks about ("What's my job?" asks about a job).
 _CONTRACTIONS = {"what's", "where's", "who's", "when's", "how's", "that's", "there's", "i've", "i'd", "i'll",
@@ -77,8 +81,29 @@ _PREDICATE_HINTS: dict[str, Predicate | tuple[Predicate, ...]] = {
     "health": Predicate.HAS_CONDITION, "pet": Predicate.HAS_PET, "宠物": Predicate.HAS_PET,
     "speak": Predicate.MASTERS, "language": Predicate.MASTERS, "语言": Predicate.MASTERS, "什么语": Predicate.MASTERS,
     "afraid": Predicate.DISLIKES, "scared": Predicate.DISLIKES, "fear": Predicate.DISLIKES, "怕": Predicate.DISLIKES,
-    "support": Predicate.HAS_PREFERENCE,
+    "support": Predicate.HAS_PREFERENCE, "activit": Predicate.HAS_HOBBY, "活动": Predicate.HAS_HOBBY,
 }
+# The user as a whole: "What do you know about me?", "Tell me about the user", "Who am I?",
+# "Summarize my profile", "介绍一下我": every kind of belief is asked, none by its words.
+_OVERVIEW = re.compile(
+    r"\b(?:what (?:else )?(?:do|did) you (?:know|remember|have) (?:about|on) (?:me|myself|the user|this user"
+    r"|him|her|them|(?-i:[A-Z])[\w'-]+)\W*$"
+    r"|tell me (?:about|everything about|all about|what you know about) (?:me|myself|the user|this user)\b(?!['’])"
+    r"|who am i\W*$|who is (?:the|this) user\W*$"
+    r"|(?:summari[sz]e|summary of|overview of|describe|recap) (?:me|myself|the user|this user|what you know"
+    r"|everything|my profile|the user's profile)\b"
+    r"|^(?:my|the user's|user) profile\W*$|everything you know about)"
+    r"|(?:你|您)(?:都)?(?:知道|了解|记得)(?:我|用户|关于我)|关于(?:我|用户)(?:你|您)(?:都)?(?:知道|了解|记得)"
+    r"|介绍一下(?:我|用户)|(?:我|用户)是谁\W*$|用户画像|总结一下(?:我|用户)|描述一下(?:我|用户)", re.I)
+# Food: a question about what the user eats sees their allergies and diet whatever else it names
+# ("Can I make shrimp pasta for Priya?"): a missed allergy is a harm, an extra line is not.
+_FOOD = re.compile(r"\b(?:food|foods|eat|eats|eating|ate|cook|cooks|cooking|cooked|meal|meals|dinner|dinners|lunch|"
+                   r"breakfast|brunch|snacks?|recipes?|restaurants?|menus?|dish|dishes|bake|baking|desserts?|cakes?|"
+                   r"diet|dietary|grocer(?:y|ies)|cuisine|takeout|takeaway|catering|potluck|bbq|barbecue|pasta|pizza|"
+                   r"sushi|salad|soup|sandwich(?:es)?|burgers?|curry|stew|tacos?|noodles|rice|bread|cheese|meat|"
+                   r"chicken|beef|pork|lamb|fish|seafood|shrimp|prawns?|nuts?|peanuts?|eggs?|milk|chocolate|"
+                   r"cookies?|pastr(?:y|ies)|smoothies?|cocktails?|wine|beer)\b"
+                   r"|吃|饭|菜|餐|食|忌口|外卖|点单|烘焙|甜点|蛋糕", re.I)
 _HINT = re.compile(r"[a-z][a-z']*|[^\x00-\x7f]+")
 _ZH_HINTS = tuple(h for h in _PREDICATE_HINTS if not h.isascii())
 _ENDINGS = frozenset({"", "s", "'s", "'", "es", "ies", "y", "ic", "d", "ed", "red", "er", "ers", "est", "ing", "ren",
@@ -107,6 +132,8 @@ class QueryIntent:
     predicates: frozenset[Predicate]
     topic: str = ""
     names: tuple[str, ...] = ()  # proper names asked about: a record must mention one of them
+    overview: bool = False  # the user as a whole ("What do you know about me?")
+    about_food: bool = False  # what the user eats: allergies and diet are always read
 
     @property
     def subject_terms(self) -> tuple[str, ...]:
@@ -120,6 +147,8 @@ class QueryIntent:
     def object_terms(self) -> tuple[str, ...]:
         """The subject terms that name a thing rather than the kind of belief asked for: "job" in
         "What's my job?" asks for an occupation, whatever it is; "jazz" in "Do I like jazz?" for one."""
+        if self.overview:
+            return ()
         return tuple(t for t in self.subject_terms if not names_predicate(t) and t not in _FRAMING
                      and not any(hint in t or t in hint for hint in _ZH_HINTS if not t.isascii()))
 
@@ -151,12 +180,15 @@ def analyse(query: str, now: datetime) -> QueryIntent:
     when, _ = resolve_relative_time(query, now)
     window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else None
     topic = topic_of(query)
-    predicates = asked_predicates(topic)  # the cue is no hint: "what did I tell you" is not about age ("told")
+    overview = bool(_OVERVIEW.search(query.strip()))
+    # The cue is no hint: "what did I tell you" is not about age ("told").
+    predicates = frozenset(Predicate) if overview else asked_predicates(topic)
     return QueryIntent(
         text=query, terms=content_terms(topic), memory_dependent=is_memory_question(query),
         temporal=bool(_TEMPORAL.search(query)), recency=bool(_RECENCY.search(query)),
         wants_history=bool(_HISTORY.search(query)), wants_verbatim=bool(_VERBATIM.search(query)),
-        window=window, predicates=predicates, topic=topic, names=names_in(query),
+        window=window, predicates=predicates, topic=topic, names=names_in(query), overview=overview,
+        about_food=bool(_FOOD.search(topic)),
     )
 
 

@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from ...bootstrap import Dependencies
+from ...domain.beliefs import bears_on_food
 from ...domain.blind_index import index_terms
 from ...domain.cleaning import format_timestamp as _iso
 from ...domain.cues import own_names, without_names
@@ -96,6 +97,10 @@ def read_tasks(deps: Dependencies, scope: Scope, intent: QueryIntent) -> list[Re
     return sorted(items, key=lambda i: i.score, reverse=True)[:3]
 
 
+# How an allergy or a diet ranks beside what a food question found: above most of it.
+_SAFETY_RANK = 0.9
+
+
 def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime,
                  limit: int = 10) -> list[RecallItem]:
     """Beliefs about the user with decayed confidence; closed edges only when history is asked."""
@@ -115,14 +120,18 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
         relevance = 1.0 if asked_for and not intent.object_terms else lexical_overlap(intent.subject_terms, text)
         if relevance > 0 and asked_for:
             relevance = min(1.0, relevance + 0.25)
-        if relevance == 0:
+        # An allergy or a diet is read for any question about food, ranked first, yet never what
+        # makes a memory question answered (its relevance stays what the words gave).
+        for_safety = intent.about_food and bears_on_food(predicate, edge["object"])
+        if relevance == 0 and not for_safety:
             continue
         decayed = decay_confidence(edge["confidence"], edge["confirmed_at"], now, PREDICATES[predicate].decay_class)
+        ranked = max(relevance, _SAFETY_RANK) if for_safety else relevance
         items.append(RecallItem(
             memory_id=edge["id"], layer="profile", type=predicate.value, text=text, confidence=edge["confidence"],
             decayed_confidence=decayed, trust_source=edge["source"], needs_confirmation=needs_confirmation(decayed),
             valid_from=_iso(edge["valid_from"]), valid_to=_iso(edge["valid_to"]),
-            score=relevance * (0.5 + 0.5 * decayed) * (edge.get("weight") or 1.0), relevance=relevance,
+            score=ranked * (0.5 + 0.5 * decayed) * (edge.get("weight") or 1.0), relevance=relevance,
             provenance={"message_ids": edge["message_ids"], "ts": _iso(edge["confirmed_at"])}))
     return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
 

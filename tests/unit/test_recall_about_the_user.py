@@ -1,0 +1,79 @@
+"""What an agent asks when it needs the user as a whole ("What do you know about me?", "介绍一下我")
+and when it is about to feed them ("What should I cook for Priya tonight?"): the first gets every
+kind of belief, not only the events that share its words; the second always sees the user's
+allergies and diet, which never make a memory question answered on their own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.domain.query import analyse
+from engram.service.recall import RecallRequest, run_in_process
+from tests.unit.support import say
+
+NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
+
+
+@pytest.fixture
+def priya(deps, consenting):
+    say(deps, consenting, "Hi, I'm Priya. I'm a data analyst at Spotify.", "I live in Stockholm.",
+        "I'm allergic to shellfish.", "I'm vegetarian.", "I love hiking.", "My partner Sam is a chef.",
+        "We watched a documentary about whales yesterday.")
+    return consenting
+
+
+def ask(deps, scope, query: str, k: int = 10) -> dict:
+    return run_in_process(deps, RecallRequest.parse(scope, query, k, NOW.isoformat()))
+
+
+def beliefs(answer: dict) -> set[str]:
+    return {i["text"] for i in answer["items"] if i["layer"] == "profile"}
+
+
+@pytest.mark.parametrize("query", [
+    "What do you know about me?", "Tell me about the user.", "Who am I?", "Summarize what you know about me.",
+    "What do you know about Priya?", "你都知道我什么？", "介绍一下我", "关于用户你知道些什么？",
+])
+def test_a_question_about_the_user_as_a_whole_gets_their_beliefs(deps, priya, query):
+    found = beliefs(ask(deps, priya, query))
+    assert {"has name: Priya", "works as: data analyst", "lives in: Stockholm", "allergic to: shellfish",
+            "has hobby: hiking"} <= found, found
+
+
+@pytest.mark.parametrize(("query", "overview"), [
+    ("What do you know about me?", True), ("Who am I?", True), ("Who am I meeting tomorrow?", False),
+    ("Tell me about the user's job.", False), ("What do you know about cooking?", False), ("我是谁？", True),
+    ("我是谁的朋友？", False), ("What do you know about Sam?", True),
+])
+def test_what_asks_for_the_user_as_a_whole(query, overview):
+    assert analyse(query, NOW).overview is overview
+
+
+def test_a_question_about_someone_else_as_a_whole_gets_only_what_names_them(deps, priya):
+    found = beliefs(ask(deps, priya, "What do you know about Sam?"))
+    assert "has spouse: Sam" in found and "allergic to: shellfish" not in found, found
+
+
+@pytest.mark.parametrize("query", [
+    "What should I cook for Priya tonight?", "Can I make shrimp pasta for her?", "Recommend a restaurant for dinner.",
+    "Any dietary restrictions I should know about?", "今晚给她做什么菜好？",
+])
+def test_a_question_about_food_sees_the_allergies_and_the_diet(deps, priya, query):
+    answer = ask(deps, priya, query, k=5)
+    assert {"allergic to: shellfish", "has preference: vegetarian diet"} <= beliefs(answer), answer["items"]
+
+
+def test_an_allergy_is_not_read_for_a_question_that_is_not_about_food(deps, priya):
+    assert "allergic to: shellfish" not in beliefs(ask(deps, priya, "What music do I like?"))
+
+
+def test_an_allergy_never_makes_a_food_memory_question_answered(deps, priya):
+    # Never said: the allergy shown beside food questions is no record of a meal in Rome.
+    answer = ask(deps, priya, "Do you remember what I ate in Rome?")
+    assert answer["memory_dependent"] and answer["no_record"], answer
+
+
+def test_a_weekend_activity_is_asked_of_the_hobbies(deps, priya):
+    assert "has hobby: hiking" in beliefs(ask(deps, priya, "Recommend a weekend activity for me."))
