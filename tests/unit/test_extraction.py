@@ -85,3 +85,15 @@ def test_unknown_predicate_rejected_not_invented():
 def test_markup_is_read_as_said_and_kept_escaped(text, obj):
     # Extraction reads the words, not their escaped form: "&lt;" must not end a clause at its ";".
     assert {o for p, o in facts(text) if p is Predicate.HAS_PREFERENCE} == {obj}
+
+
+@pytest.mark.parametrize(("text", "starts"), [
+    ("My daughter Emma starts kindergarten next Monday.", "2026-05-14"),
+    ("We moved to Munich last month.", "2026-04-14"),
+])
+def test_a_belief_starts_when_said_or_at_a_past_time_the_turn_names(text, starts):
+    turn = clean_turn(0, {"role": "user", "content": text, "client_ts": "2026-05-14T09:00:00Z"}, "s")
+    [fact] = extract_facts(turn)
+    cleansed = cleanse(fact, turn.content, turn.client_ts)
+    assert cleansed.occurred_at.date().isoformat() == starts
+    assert cleansed.summary == fact.summary  # "has child: Emma", without the event's date

@@ -77,3 +77,14 @@ def test_an_allergy_never_makes_a_food_memory_question_answered(deps, priya):
 
 def test_a_weekend_activity_is_asked_of_the_hobbies(deps, priya):
     assert "has hobby: hiking" in beliefs(ask(deps, priya, "Recommend a weekend activity for me."))
+
+
+@pytest.mark.parametrize(("said", "belief"), [
+    ("I have celiac disease.", "has condition: celiac disease"), ("I'm lactose intolerant.",
+                                                                   "has condition: lactose intolerance"),
+    ("I have type 2 diabetes.", "has condition: type 2 diabetes"),
+])
+def test_a_condition_that_rules_foods_out_is_read_for_a_question_about_food(deps, consenting, said, belief):
+    say(deps, consenting, said, "I have asthma.", "I love jazz.")
+    found = beliefs(ask(deps, consenting, "Suggest a snack for me.", k=5))
+    assert belief in found and "has condition: asthma" not in found, found

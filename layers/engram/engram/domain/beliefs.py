@@ -7,6 +7,7 @@ the contradiction rule is a function of the edges, not a side effect of a query.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -105,7 +106,14 @@ def resolve_contradictions(source: TrustSource, confidence: float, contradicted:
 _DIETS_ZH = ("素食", "纯素食")
 
 
+# Conditions that decide what a user may eat ("celiac disease", "type 2 diabetes", "乳糖不耐受").
+_FOOD_CONDITIONS = re.compile(r"celiac|coeliac|lactose|gluten|diabet|\bibs\b|crohn|gerd|reflux|gout|cholesterol|"
+                              r"blood pressure|hypertension|kidney|糖尿病|乳糖|痛风|高血压|高血脂|胃", re.I)
+
+
 def bears_on_food(predicate: Predicate, obj: str) -> bool:
-    """An allergy or a diet: what anyone cooking or ordering for the user must know."""
+    """An allergy, a diet or a condition that rules foods out: what anyone cooking or ordering for
+    the user must know."""
     return predicate is Predicate.ALLERGIC_TO or (
-        predicate is Predicate.HAS_PREFERENCE and (obj.lower().endswith(" diet") or obj in _DIETS_ZH))
+        predicate is Predicate.HAS_PREFERENCE and (obj.lower().endswith(" diet") or obj in _DIETS_ZH)) or (
+        predicate is Predicate.HAS_CONDITION and bool(_FOOD_CONDITIONS.search(obj)))

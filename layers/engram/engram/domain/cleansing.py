@@ -41,9 +41,14 @@ def cleanse(extraction: Extraction, text: str, sent_at: datetime) -> Extraction:
         confidence = min(confidence, TENTATIVE_WEIGHT)
     occurred_at, expression = resolve_relative_time(text, sent_at)
     summary = extraction.summary
+    if occurred_at is not None and extraction.is_fact and occurred_at > sent_at:
+        # "My daughter Emma starts kindergarten next Monday": the time is the event's, and a
+        # belief said now holds from now, never from a day still to come.
+        occurred_at = None
     if occurred_at is not None:
         tags.append(RESOLVED_TAG)
-        summary = f"{summary} ({expression} = {occurred_at.date().isoformat()})"
+        if not extraction.is_fact:  # a belief reads "has child: Emma"; its start is its valid_from
+            summary = f"{summary} ({expression} = {occurred_at.date().isoformat()})"
     elif expression is not None:
         tags.append(UNRESOLVED_TAG)
     return replace(extraction, tags=tuple(dict.fromkeys(tags)), weight=weight, confidence=confidence,
