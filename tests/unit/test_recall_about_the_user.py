@@ -88,3 +88,11 @@ def test_a_condition_that_rules_foods_out_is_read_for_a_question_about_food(deps
     say(deps, consenting, said, "I have asthma.", "I love jazz.")
     found = beliefs(ask(deps, consenting, "Suggest a snack for me.", k=5))
     assert belief in found and "has condition: asthma" not in found, found
+
+
+@pytest.mark.parametrize(("said", "belief"), [("I can't eat gluten.", "dislikes: gluten"),
+                                              ("I don't eat pork.", "dislikes: pork"), ("我不吃辣。", "dislikes: 辣")])
+def test_what_the_user_does_not_eat_is_read_for_a_question_about_food(deps, consenting, said, belief):
+    say(deps, consenting, said, "I don't like jazz.", "I love hiking.")
+    found = beliefs(ask(deps, consenting, "What should I cook for dinner?", k=5))
+    assert belief in found and "dislikes: jazz" not in found, found

@@ -20,6 +20,8 @@ CONTESTED_TAG = "contested"
 # asthma"): it closes the current edge to the same object and is itself kept closed at birth, so
 # the history says when it ended and which message said so.
 ENDED_TAG = "ended"
+# What the user does not eat, as the rule that read it tags it ("I can't eat gluten").
+FOOD_TAG = "food"
 
 
 @dataclass(frozen=True)
@@ -111,9 +113,9 @@ _FOOD_CONDITIONS = re.compile(r"celiac|coeliac|lactose|gluten|diabet|\bibs\b|cro
                               r"blood pressure|hypertension|kidney|糖尿病|乳糖|痛风|高血压|高血脂|胃", re.I)
 
 
-def bears_on_food(predicate: Predicate, obj: str) -> bool:
-    """An allergy, a diet or a condition that rules foods out: what anyone cooking or ordering for
-    the user must know."""
-    return predicate is Predicate.ALLERGIC_TO or (
+def bears_on_food(predicate: Predicate, obj: str, tags: Iterable[str] = ()) -> bool:
+    """An allergy, a diet, a food the user does not eat (a dislike tagged ``food`` by the rule
+    that read it) or a condition that rules foods out: what anyone cooking for the user must know."""
+    return predicate is Predicate.ALLERGIC_TO or FOOD_TAG in tuple(tags) or (
         predicate is Predicate.HAS_PREFERENCE and (obj.lower().endswith(" diet") or obj in _DIETS_ZH)) or (
         predicate is Predicate.HAS_CONDITION and bool(_FOOD_CONDITIONS.search(obj)))

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ..beliefs import ENDED_TAG
+from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from . import rules_en, rules_en_life, rules_zh
 from .rules import read_clause
@@ -64,7 +64,7 @@ _SMALL_TALK = re.compile(r"^(?:thanks|thank you|ok|okay|cool|great|lol|haha|sure
 _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy|sad|angry|upset|stressed|excited|"
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
-Found = tuple[Predicate, str, bool]  # (predicate, object, ended)
+Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = rules_en.RULES + rules_en_life.RULES
 
 
@@ -94,12 +94,17 @@ def _read(clause: str) -> list[Found]:
     rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
     change = change_of_state(clause)
     if change is None:
-        return [(p, o, False) for p, o in read_clause(clause, rules)]
+        return [(p, o, False, t) for p, o, t in read_clause(clause, rules)]
     if change == "stopped":
         negated = read_clause(as_negation(clause), rules)
         if negated:
-            return [(p, o, False) for p, o in negated]
-    return [(p, o, True) for p, o in read_clause(as_affirmation(clause), rules)]
+            return [(p, o, False, t) for p, o, t in negated]
+    return [(p, o, True, t) for p, o, t in read_clause(as_affirmation(clause), rules)]
+
+
+def _rule_tags(fact: Extraction) -> tuple[str, ...]:
+    """The tags a rule gave a fact (not the correction's or the ending's own)."""
+    return tuple(t for t in fact.tags if t == FOOD_TAG)
 
 
 def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
@@ -111,14 +116,14 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
         value = re.split(r",?\s+not\s+|[，,]\s*不是", match.group(1))[0] if match else ""
         value = re.sub(r"岁$|\s*years? old$", "", value.strip())
         if number(value) is not None and (last is None or last.predicate is Predicate.HAS_AGE):
-            return [(Predicate.HAS_AGE, str(number(value)), False)]
+            return [(Predicate.HAS_AGE, str(number(value)), False, ())]
         value = clean_object(value)
         if last is None or not value:
             return found
-        found = [(last.predicate, value, False)]
+        found = [(last.predicate, value, False, _rule_tags(last))]
     if last is not None and not PREDICATES[last.predicate].functional and any(
-            p is last.predicate and o.lower() != (last.object or "").lower() for p, o, _ in found):
-        found.append((last.predicate, last.object, True))
+            p is last.predicate and o.lower() != (last.object or "").lower() for p, o, _, _ in found):
+        found.append((last.predicate, last.object, True, _rule_tags(last)))
     return found
 
 
@@ -140,15 +145,15 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)
-    found = [(p, html.escape(o, quote=False), e) for p, o, e in found]
+    found = [(p, html.escape(o, quote=False), e, t) for p, o, e, t in found]
     facts: list[Extraction] = []
     seen: set[tuple[Predicate, str, bool]] = set()
-    for predicate, obj, ended in found:
+    for predicate, obj, ended, rule_tags in found:
         if (predicate, obj.lower(), ended) in seen:
             continue
         seen.add((predicate, obj.lower(), ended))
         spec = PREDICATES[predicate]
-        tags = (("correction",) if correction else ()) + ((ENDED_TAG,) if ended else ())
+        tags = (("correction",) if correction else ()) + ((ENDED_TAG,) if ended else ()) + rule_tags
         facts.append(Extraction(
             type=spec.event_type, summary=f"{'no longer ' if ended else ''}{predicate.value.replace('_', ' ')}: {obj}",
             message_id=turn.message_id, confidence=RULE_CONFIDENCE, predicate=predicate, object=obj,

@@ -16,7 +16,8 @@ class Rule:
     relation word in ``relation_group`` names it ("my sister" -> has_sibling). ``lists`` splits
     "A, B and C" into three facts; ``value`` maps the matched words onto the stored object
     ("diabetic" -> "diabetes", "thirty" -> "30") or rejects them (``None``). ``kind_group`` names
-    what the object is, kept beside it: "my dog Rex" -> "Rex (dog)"."""
+    what the object is, kept beside it: "my dog Rex" -> "Rex (dog)". ``tags`` go on the fact: what
+    the user does not eat is a dislike tagged ``FOOD_TAG``, which a question about food reads."""
 
     pattern: re.Pattern
     predicate: Predicate | None
@@ -25,6 +26,8 @@ class Rule:
     lists: bool = False
     value: Callable[[str], str | None] | None = None
     kind_group: int | None = None
+    tags: tuple[str, ...] = ()
+
 
 
 # Plural and modified relation words map onto the singular the vocabulary knows.
@@ -58,9 +61,10 @@ def relation_predicate(word: str) -> Predicate | None:
     return resolve_predicate(_SINGULAR.get(word, word))
 
 
-def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str]]:
-    """Every fact the rules find in one clause, in rule order, each (predicate, object) once."""
-    found: list[tuple[Predicate, str]] = []
+def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str, tuple[str, ...]]]:
+    """Every fact the rules find in one clause, in rule order, each (predicate, object) once, with
+    its rule's tags."""
+    found: list[tuple[Predicate, str, tuple[str, ...]]] = []
     for rule in rules:
         for match in rule.pattern.finditer(clause):
             predicate = rule.predicate
@@ -75,6 +79,6 @@ def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str]]:
                     obj = rule.value(obj)
                 if obj and rule.kind_group is not None:
                     obj = f"{obj} ({singular_kind(match.group(rule.kind_group))})"
-                if obj and (predicate, obj.lower()) not in {(p, o.lower()) for p, o in found}:
-                    found.append((predicate, obj))
+                if obj and (predicate, obj.lower()) not in {(p, o.lower()) for p, o, _ in found}:
+                    found.append((predicate, obj, rule.tags))
     return found

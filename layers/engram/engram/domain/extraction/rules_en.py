@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..beliefs import FOOD_TAG
 from ..model import Predicate as P
 from .rules import Rule, singular_kind
 from .text import EN_NUMBER_WORDS, age
@@ -140,6 +141,10 @@ def _no_condition(value: str) -> str | None:
     return None if re.fullmatch(CONDITIONS, value, _I) else value
 
 
+# "I can't have dairy" is about food; "I can't have kids" or "a dog in my flat" is not.
+_NOT_FOOD = (r"(?= (?!(?:kids|children|babies|a|an|the|my|your|any|pets?|dogs?|cats?|visitors|guests|people|friends|"
+             r"time|fun|sex|surgery|that|it|this|them|him|her)\b))")
+
 _AGE_GUARD = (r"(?!\d|[%.,]\d|\s*(?:%|percent|minutes?|mins?|hours?|hrs?|seconds?|times|kg|kilos?|lbs?|pounds|km|"
               r"miles?|cm|feet|foot|ft|inches|dollars|bucks|euros|\$|days?|weeks?|months?|am\b|pm\b|a\.m|p\.m|"
               r"o'clock|th\b|st\b|nd\b|rd\b|k\b|minutes|people|steps|floors?)|\s+years?\s+(?!old))")
@@ -195,8 +200,13 @@ RULES: list[Rule] = [
                     r"pre-?diabetic|celiac|bipolar|dyslexic|autistic)\b", _I), P.HAS_CONDITION, value=_condition),
     # dislikes (before likes: a dislike rule reads the negated form whole)
     Rule(re.compile(r"\bi " + ADV + r"(?:don't|do not|dont|never|rarely) (?:really |much |particularly |ever |"
-                    r"usually )?(?:like|enjoy|eat|drink|care for|care much for|touch) " + OBJ + END, _I),
+                    r"usually )?(?:like|enjoy|care for|care much for|touch) " + OBJ + END, _I),
          P.DISLIKES, lists=True),
+    # what the user does not or cannot eat: a dislike a question about food reads ("I can't eat
+    # gluten"; an allergy said with it is the allergy rule's)
+    Rule(re.compile(r"\bi " + ADV + r"(?:(?:don't|do not|dont|never|rarely|no longer) (?:really |much |particularly |"
+                    r"ever |usually )?(?:eat|drink)|(?:can't|cannot|can not) (?:eat|drink|have" + _NOT_FOOD + r")) "
+                    r"(?!.*\ballergic\b)" + OBJ + END, _I), P.DISLIKES, lists=True, tags=(FOOD_TAG,)),
     Rule(re.compile(r"\bi " + ADV + r"(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|"
                     r"avoid|can't tolerate) " + OBJ + END, _I), P.DISLIKES, lists=True),
     Rule(re.compile(r"\bi(?:'m| am) not " + ADV + r"(?:a )?(?:(?:big|huge|great|real|massive)\s+)?fan of " + OBJ + END,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..beliefs import FOOD_TAG
 from ..model import Predicate as P
 from .rules import Rule
 from .text import ZH_DATE, age, calendar_day
@@ -137,9 +138,12 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)(?:轻度|重度|严重的?|慢性)?("
                     + CONDITIONS + r")"), P.HAS_CONDITION),
     # dislikes, then likes
-    Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不喜欢|不爱吃|不爱喝|不爱|讨厌|不吃|不喝|"
+    Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不喜欢|不爱|讨厌|"
                     r"受不了|反感|厌恶|讨厌吃|接受不了|喜欢不起来|不感冒)(?!的)" + LIST + END),
          P.DISLIKES, lists=True, value=_consumed),
+    # what the user does not or cannot eat: "我不吃辣", "我不能吃海鲜", "我忌口牛肉"
+    Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不爱吃|不爱喝|不吃|不喝|不能吃|不能喝|吃不了|忌口)(?!的)"
+                    + LIST + END), P.DISLIKES, lists=True, value=_consumed, tags=(FOOD_TAG,)),
     Rule(re.compile(r"我" + ADV + r"(?:不太|不怎么|不是很)喜欢" + LIST + END), P.DISLIKES, lists=True,
          value=_consumed),
     Rule(re.compile(r"我" + ADV + r"对" + OBJ + r"(?:不感兴趣|没兴趣|没什么兴趣|不感冒)"), P.DISLIKES),

@@ -122,7 +122,7 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
             relevance = min(1.0, relevance + 0.25)
         # An allergy or a diet is read for any question about food, ranked first, yet never what
         # makes a memory question answered (its relevance stays what the words gave).
-        for_safety = intent.about_food and bears_on_food(predicate, edge["object"])
+        for_safety = intent.about_food and bears_on_food(predicate, edge["object"], edge.get("tags") or ())
         if relevance == 0 and not for_safety:
             continue
         decayed = decay_confidence(edge["confidence"], edge["confirmed_at"], now, PREDICATES[predicate].decay_class)
