@@ -129,6 +129,7 @@ RULES: list[Rule] = [
                     r"got (?:a|the|a new) job (?:at|with)|took a job (?:at|with)|accepted a job (?:at|with)|"
                     r"(?:was|got|'ve been|have been) hired (?:by|at)|joined(?= " + _NAMED + r" as an? )) " + ORG),
          P.WORKS_AT, value=_employer),
+    Rule(re.compile(_WORK + r" (?i:at|for) " + _NAMED + r" (?i:as) (?i:an? )" + JOB), P.WORKS_AS),
     Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:joined|started at) " + _NAMED + r" (?i:as) (?i:an? )"
                     + JOB), P.WORKS_AS),
     Rule(re.compile(r"\b(?:(?i:i'm|i am) (?i:employed (?:by|at)|on staff at)|(?i:my employer is)) " + ORG),
