@@ -30,7 +30,10 @@ RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner
             r"dad|parents?|brothers?|sisters?|siblings?|twin|friends?|advisor|supervisor|mentor|teacher|"
             r"colleagues?|co-?workers?|boss|manager)")
 RELATION_MOD = (r"(?:(?:best|older|younger|little|big|elder|eldest|youngest|oldest|twin|baby|PhD|Ph\.D\.|phd|thesis|"
-                r"doctoral|research|direct|current|dear|lovely|new|two|three|2|3|only|wonderful)\s+)?")
+                r"doctoral|research|direct|current|dear|lovely|new|two|three|2|3|only|wonderful)\s+)?"
+                # "my 5-year-old daughter Lily", "a seven year old son"
+                r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+                r"fifteen|sixteen|seventeen|eighteen)[- ](?:years?|months?)[- ]old\s+)?")
 OCCUPATIONS = (
     r"teacher|nurse|doctor|physician|surgeon|dentist|pharmacist|engineer|developer|programmer|coder|designer|lawyer|"
     r"attorney|accountant|chef|cook|baker|student|writer|author|journalist|editor|photographer|architect|scientist|"
@@ -322,7 +325,7 @@ RULES: list[Rule] = [
          relation_group=2, lists=True),
     Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are| is named| is called|"
                     r" are named| are called| are|,| is|:)? " + PEOPLE), None, 2, relation_group=1, lists=True),
-    Rule(re.compile(r"\b(?i:i have|i've got|we have) (?i:two|three|four|2|3|4|a|an|one) " + RELATION
+    Rule(re.compile(r"\b(?i:i have|i've got|we have) (?i:two|three|four|2|3|4|a|an|one) " + RELATION_MOD + RELATION
                     + r"(?:,|:| named| called|, named| -)? " + PEOPLE), None, 2, relation_group=1, lists=True),
     # the next one said in the same breath: "I have a son, Leo, and a daughter, Mia"
     Rule(re.compile(r"\b(?i:i have|i've got|we have) [^.;!?]*?(?:,? (?i:and)|,) (?i:two|three|2|3|a|an|one) " + RELATION

@@ -8,7 +8,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule
-from .rules_en import _I, _NOT_INTRODUCED, ADV, END, JOB, NAME, OBJ, PLACE
+from .rules_en import _I, _NOT_INTRODUCED, ADV, END, JOB, NAME, OBJ, OCCUPATIONS, PLACE
 from .text import EN_MONTH, calendar_day
 
 # An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
@@ -91,6 +91,18 @@ def _habit(value: str) -> str | None:
     return _HABIT_VERBS.get(value.lower())
 
 
+# Not working, as a job: "I'm retired" closes "works as: teacher" ("when I'm retired" is not now).
+_NOT_YET = r"(?<!when )(?<!once )(?<!until )(?<!after )(?<!if )(?<!before )"
+_STATUS = {"retired": "retired", "unemployed": "unemployed", "out of work": "unemployed", "between jobs": "unemployed",
+           "self-employed": "self-employed", "a homemaker": "homemaker", "a housewife": "homemaker",
+           "a househusband": "homemaker"}
+
+
+def _status(value: str) -> str | None:
+    value = value.lower()
+    return "stay-at-home parent" if "home" in value and "maker" not in value else _STATUS.get(value)
+
+
 # A school by its name ("MIT", "the University of Michigan"); "went to" a place is no school unless
 # its name says so ("I went to Paris").
 _SCHOOL_WORDS = re.compile(r"\b(?:University|College|School|Institute|Academy|Polytechnic|Conservatory|Uni|U)\b")
@@ -166,6 +178,15 @@ RULES: list[Rule] = [
                     + _PLAYED + r")*)" + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(r"\bmy (?:main |favou?rite |current |new )?(?:hobby is|hobbies are|hobbies include|pastime is|"
                     r"pastimes are) " + OBJ + END, _I), P.HAS_HOBBY, lists=True),
+    # not working: "I'm retired", "I'm between jobs", "I'm a stay-at-home dad", "I retired last year"
+    Rule(re.compile(_NOT_YET + r"\bi(?:'m| am) (?:now |currently |officially |finally |happily |still )?(retired|"
+                    r"unemployed|out of work|between jobs|self-employed|a homemaker|a housewife|a househusband|"
+                    r"a (?:stay[- ]at[- ]home|full[- ]time) (?:mom|mum|dad|parent|mother|father))\b", _I), P.WORKS_AS,
+         value=_status),
+    Rule(re.compile(_NOT_YET + r"\bi(?:'m| am) an? retired (" + OCCUPATIONS + r")\b", _I), P.WORKS_AS,
+         value=lambda job: f"retired {job.lower()}"),
+    Rule(re.compile(r"\bi (?:just |recently |finally |officially )?(retired)(?= from| in| last| this| early| at| two"
+                    r"| three| a few| \d|\s*$|[.,!;])", _I), P.WORKS_AS),
     # where and what the user studied: "I studied nursing at UCLA", "I graduated from MIT",
     # "I'm a student at Stanford", "I have a master's in economics"
     Rule(re.compile(r"\bi(?:'m| am)? " + ADV + r"(?:studied|studying|study|majored in|majoring in|minored in|"
