@@ -203,6 +203,17 @@ class EpisodeStoreContract(Contract):
         assert ids(lexical) == [both["event_id"], one["event_id"]]
         assert len(store.lexical(alice, "mango smoothie", 1)[0]) == 1
 
+    def test_recent_events_are_the_users_newest_retrievable_ones_without_vectors(self, store, alice, bob):
+        old, mid, new = (doc(text=t, ts=f"2026-05-0{d}T10:00:00Z", vector=vec(a=1))
+                         for t, d in (("old", 1), ("mid", 2), ("new", 3)))
+        hello = doc(text="hi!", type="greeting", ts="2026-05-04T10:00:00Z")
+        store.put(alice, [mid, old, new, hello, doc(text="gone", archived=True, ts="2026-05-05T10:00:00Z")])
+        store.put(bob, [doc(text="bob's", ts="2026-05-06T10:00:00Z")])
+        assert ids(store.recent(alice, 10)) == [hello["event_id"], new["event_id"], mid["event_id"], old["event_id"]]
+        recent = store.recent(alice, 2, skip_types=("greeting", "small_talk"))
+        assert ids(recent) == [new["event_id"], mid["event_id"]]
+        assert all("vector" not in d and "context" not in d for d in recent)
+
     def test_lexical_skips_archived_but_finds_evicted_events(self, store, alice):
         evicted = doc(text="kayak trip", evicted=True)
         store.put(alice, [evicted, doc(text="kayak lesson", archived=True)])

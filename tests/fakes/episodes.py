@@ -216,6 +216,10 @@ class InMemoryEpisodeStore:
     def nearest(self, scope: Scope, vector: list[float], size: int) -> list[dict]:
         return [_as_recalled(d) for d in self._dense(scope, vector, size)]
 
+    def recent(self, scope: Scope, size: int, *, skip_types: Sequence[str] = ()) -> list[dict]:
+        docs = [d for d in self._by_ts(self._of(scope, "retrievable")) if d.get("type") not in skip_types]
+        return [{**_as_recalled(d), "_score": None} for d in reversed(docs)][:size]
+
     def term_counts(self, scope: Scope, terms_: list[str]) -> tuple[int, dict[str, int]]:
         docs = self._of(scope, "retrievable")
         analysed = [(d.get("text") or "", terms(d.get("text"))) for d in docs]

@@ -96,3 +96,27 @@ def test_what_the_user_does_not_eat_is_read_for_a_question_about_food(deps, cons
     say(deps, consenting, said, "I don't like jazz.", "I love hiking.")
     found = beliefs(ask(deps, consenting, "What should I cook for dinner?", k=5))
     assert belief in found and "dislikes: jazz" not in found, found
+
+
+@pytest.mark.parametrize("query", ["What do you remember about me?", "What do you know about me?", "Who am I?",
+                                   "你还记得我的什么？"])
+def test_a_question_about_the_user_as_a_whole_finds_what_they_said_without_a_profile(deps, alice, query):
+    # No long-term consent: no beliefs, yet every event is a record of the user ("no record"
+    # here would hide what they said).
+    say(deps, alice, "Hello!", "I work as a nurse in Leeds.", "I love jazz and hiking.", "We had pasta tonight.")
+    answer = ask(deps, alice, query)
+    assert not answer["no_record"], answer
+    found = [i["text"] for i in answer["items"]]
+    assert found[:3] == ["We had pasta tonight.", "I love jazz and hiking.", "I work as a nurse in Leeds."], found
+    assert "Hello!" not in found  # a greeting says nothing about the user
+
+
+def test_a_question_about_the_user_as_a_whole_with_no_memory_is_no_record(deps, alice):
+    answer = ask(deps, alice, "What do you remember about me?")
+    assert answer["no_record"] and answer["items"] == []
+
+
+def test_a_question_about_someone_else_as_a_whole_reads_the_events_that_name_them(deps, alice):
+    say(deps, alice, "My sister Ana lives in Porto.", "I love jazz.", "We had pasta tonight.")
+    found = [i["text"] for i in ask(deps, alice, "What do you know about Ana?")["items"]]
+    assert found == ["My sister Ana lives in Porto."], found

@@ -277,6 +277,12 @@ class EpisodeStore:
         return self._msearch([{"index": self.index, "routing": episode_routing(scope)},
                               self.knn_body(scope, vector, size, excludes=NOT_RECALLED)], None)[0]
 
+    def recent(self, scope: Scope, size: int, *, skip_types: Sequence[str] = ()) -> list[dict]:
+        body = {"size": size, "_source": {"excludes": list(NOT_RECALLED)}, "sort": [{"ts": "desc"}],
+                "query": {"bool": {"filter": self.scope_filter(scope),
+                                   "must_not": [{"terms": {"type": list(skip_types)}}] if skip_types else []}}}
+        return self._msearch([{"index": self.index, "routing": episode_routing(scope)}, body], None)[0]
+
     def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
         """How many of the user's retrievable events there are, and how many hold each term, in
         one search (``_counts_aggs`` over the user's events)."""

@@ -93,7 +93,7 @@ _OVERVIEW = re.compile(
     r"|(?:summari[sz]e|summary of|overview of|describe|recap) (?:me|myself|the user|this user|what you know"
     r"|everything|my profile|the user's profile)\b"
     r"|^(?:my|the user's|user) profile\W*$|everything you know about)"
-    r"|(?:你|您)(?:都)?(?:知道|了解|记得)(?:我|用户|关于我)|关于(?:我|用户)(?:你|您)(?:都)?(?:知道|了解|记得)"
+    r"|(?:你|您)(?:都|还)?(?:知道|了解|记得)(?:我|用户|关于我)|关于(?:我|用户)(?:你|您)(?:都|还)?(?:知道|了解|记得)"
     r"|介绍一下(?:我|用户)|(?:我|用户)是谁\W*$|用户画像|总结一下(?:我|用户)|描述一下(?:我|用户)", re.I)
 # Food: a question about what the user eats sees their allergies and diet whatever else it names
 # ("Can I make shrimp pasta for Priya?"): a missed allergy is a harm, an extra line is not.

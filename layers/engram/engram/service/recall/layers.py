@@ -57,6 +57,7 @@ _BESIDE = ThreadPoolExecutor(max_workers=12, thread_name_prefix="recall-beside")
 _OWN_NAMES_WAIT_S = 0.3
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
+_NO_SUBSTANCE = ("greeting", "small_talk")
 
 
 def _parse(ts: str) -> datetime:
@@ -171,6 +172,15 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     The topic is what is searched: a memory cue ("do you remember") is how the user asks, and
     embedding it would pull the query towards every turn about remembering. An event less
     relevant than ``recipe.relevance_floor`` is not an answer, however few others there are."""
+    if intent.overview:
+        # "What do you remember about me?" shares no words with what the user said: every event
+        # is about it. Another person's name ("...about Sam?") is searched for as usual.
+        given = _BESIDE.submit(contextvars.copy_context().run, _given_names, deps, scope) if intent.names else None
+        own = own_names(intent.names, _result_within(given, _OWN_NAMES_WAIT_S, [])) if given else frozenset()
+        if set(intent.names) <= own:
+            if own and signals is not None:
+                signals["own_names"] = sorted(own)
+            return recent_events(deps, scope, now)
     t0 = time.perf_counter()
     topic = intent.topic or intent.text
     terms = query_terms(topic)
@@ -252,7 +262,6 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
         if doc.get("evicted"):
             score *= COLD_TIER_FACTOR
-        text = doc.get("text") or doc.get("summary") or f"({doc['type']} event)"
         decay_class = _EPISODE_DECAY.get(doc["type"])
         decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
                    else doc["confidence"])
@@ -261,15 +270,39 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             continue
         if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
             continue  # on LoCoMo dev, keeping them cost 0.06 of recall@10 and every guard figure
-        items.append(RecallItem(
-            memory_id=event_id, layer="episode", type=doc["type"], text=text, confidence=doc["confidence"],
-            decayed_confidence=decayed, trust_source=doc["trust_source"],
-            needs_confirmation=needs_confirmation(decayed) if decay_class else False,
-            valid_from=doc.get("occurred_at") or doc["ts"], valid_to=None, score=score, relevance=relevance,
-            provenance={"message_ids": doc["message_ids"], "session_id": doc.get("session_id"),
-                        "device_id": doc.get("device_id"), "ts": doc["ts"]},
-            extra={"tags": doc.get("tags", [])}))
+        items.append(_episode_item(doc, score, relevance, decayed, decay_class))
     return sorted(items, key=lambda i: i.score, reverse=True)
+
+
+def _episode_item(doc: dict, score: float, relevance: float, decayed: float, decay_class: str | None) -> RecallItem:
+    return RecallItem(
+        memory_id=doc["event_id"], layer="episode", type=doc["type"],
+        text=doc.get("text") or doc.get("summary") or f"({doc['type']} event)", confidence=doc["confidence"],
+        decayed_confidence=decayed, trust_source=doc["trust_source"],
+        needs_confirmation=needs_confirmation(decayed) if decay_class else False,
+        valid_from=doc.get("occurred_at") or doc["ts"], valid_to=None, score=score, relevance=relevance,
+        provenance={"message_ids": doc["message_ids"], "session_id": doc.get("session_id"),
+                    "device_id": doc.get("device_id"), "ts": doc["ts"]},
+        extra={"tags": doc.get("tags", [])})
+
+
+# A question about the user as a whole reads their newest events of substance; each is a record.
+_OVERVIEW_EVENTS = 20
+_OVERVIEW_RELEVANCE = 0.5
+
+
+def recent_events(deps: Dependencies, scope: Scope, now: datetime) -> list[RecallItem]:
+    """The user's newest events (no greetings or small talk), newest first: what a question about
+    the user as a whole gets besides their beliefs."""
+    items = []
+    for rank, found in enumerate(deps.episodes.recent(scope, _OVERVIEW_EVENTS, skip_types=_NO_SUBSTANCE)):
+        doc = reveal_episode(deps.keys, scope, found)
+        decay_class = _EPISODE_DECAY.get(doc["type"])
+        decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
+                   else doc["confidence"])
+        score = _OVERVIEW_RELEVANCE * (0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)) / (1 + 0.05 * rank)
+        items.append(_episode_item(doc, score, _OVERVIEW_RELEVANCE, decayed, decay_class))
+    return items
 
 
 def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, items: list[RecallItem],
