@@ -262,19 +262,19 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
         if doc.get("evicted"):
             score *= COLD_TIER_FACTOR
-        decay_class = _EPISODE_DECAY.get(doc["type"])
-        decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
-                   else doc["confidence"])
         relevance = max(cosine.get(event_id, 0.0), weighted_overlap(evidence, tokens[event_id]))
         if relevance < recipe.relevance_floor:
             continue
         if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
             continue  # on LoCoMo dev, keeping them cost 0.06 of recall@10 and every guard figure
-        items.append(_episode_item(doc, score, relevance, decayed, decay_class))
+        items.append(_episode_item(doc, now, score, relevance))
     return sorted(items, key=lambda i: i.score, reverse=True)
 
 
-def _episode_item(doc: dict, score: float, relevance: float, decayed: float, decay_class: str | None) -> RecallItem:
+def _episode_item(doc: dict, now: datetime, score: float, relevance: float) -> RecallItem:
+    decay_class = _EPISODE_DECAY.get(doc["type"])
+    decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
+               else doc["confidence"])
     return RecallItem(
         memory_id=doc["event_id"], layer="episode", type=doc["type"],
         text=doc.get("text") or doc.get("summary") or f"({doc['type']} event)", confidence=doc["confidence"],
@@ -297,11 +297,8 @@ def recent_events(deps: Dependencies, scope: Scope, now: datetime) -> list[Recal
     items = []
     for rank, found in enumerate(deps.episodes.recent(scope, _OVERVIEW_EVENTS, skip_types=_NO_SUBSTANCE)):
         doc = reveal_episode(deps.keys, scope, found)
-        decay_class = _EPISODE_DECAY.get(doc["type"])
-        decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
-                   else doc["confidence"])
         score = _OVERVIEW_RELEVANCE * (0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)) / (1 + 0.05 * rank)
-        items.append(_episode_item(doc, score, _OVERVIEW_RELEVANCE, decayed, decay_class))
+        items.append(_episode_item(doc, now, score, _OVERVIEW_RELEVANCE))
     return items
 
 
