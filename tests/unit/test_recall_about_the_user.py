@@ -45,7 +45,11 @@ def test_a_question_about_the_user_as_a_whole_gets_their_beliefs(deps, priya, qu
 @pytest.mark.parametrize(("query", "overview"), [
     ("What do you know about me?", True), ("Who am I?", True), ("Who am I meeting tomorrow?", False),
     ("Tell me about the user's job.", False), ("What do you know about cooking?", False), ("我是谁？", True),
-    ("我是谁的朋友？", False), ("What do you know about Sam?", True),
+    ("我是谁的朋友？", False), ("What do you know about Sam?", True), ("你还记得我的什么？", True),
+    ("你对我了解多少？", True), ("关于用户你都知道些什么？", True),
+    # A Chinese memory question about one thing is not one about the user as a whole.
+    ("你还记得我在哪里工作吗？", False), ("你还记得我上次说的潜水课吗？", False), ("你知道我喜欢什么音乐吗？", False),
+    ("介绍一下我的工作", False),
 ])
 def test_what_asks_for_the_user_as_a_whole(query, overview):
     assert analyse(query, NOW).overview is overview

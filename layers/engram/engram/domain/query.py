@@ -93,8 +93,11 @@ _OVERVIEW = re.compile(
     r"|(?:summari[sz]e|summary of|overview of|describe|recap) (?:me|myself|the user|this user|what you know"
     r"|everything|my profile|the user's profile)\b"
     r"|^(?:my|the user's|user) profile\W*$|everything you know about)"
-    r"|(?:你|您)(?:都|还)?(?:知道|了解|记得)(?:我|用户|关于我)|关于(?:我|用户)(?:你|您)(?:都|还)?(?:知道|了解|记得)"
-    r"|介绍一下(?:我|用户)|(?:我|用户)是谁\W*$|用户画像|总结一下(?:我|用户)|描述一下(?:我|用户)", re.I)
+    # Chinese: only when nothing but the user is asked ("你还记得我在哪里工作吗" asks about work).
+    r"|(?:你|您)(?:都|还)?(?:知道|了解|记得)(?:关于)?(?:我|用户)(?:的)?(?:些)?(?:什么|哪些|多少)(?:事|事情|信息|情况)?\W*$"
+    r"|关于(?:我|用户)(?:你|您)(?:都|还)?(?:知道|了解|记得)(?:些)?(?:什么|哪些|多少)\W*$"
+    r"|(?:你|您)对(?:我|用户)(?:有)?(?:多少|哪些)?了解(?:多少)?\W*$|用户画像"
+    r"|(?:介绍|总结|描述)一下(?:我|用户)(?:自己|的情况|的信息)?\W*$|(?:我|用户)是谁\W*$", re.I)
 # Food: a question about what the user eats sees their allergies and diet whatever else it names
 # ("Can I make shrimp pasta for Priya?"): a missed allergy is a harm, an extra line is not.
 _FOOD = re.compile(r"\b(?:food|foods|eat|eats|eating|ate|cook|cooks|cooking|cooked|meal|meals|dinner|dinners|lunch|"
