@@ -49,7 +49,9 @@ def test_a_question_about_the_user_as_a_whole_gets_their_beliefs(deps, priya, qu
     ("你对我了解多少？", True), ("关于用户你都知道些什么？", True),
     # A Chinese memory question about one thing is not one about the user as a whole.
     ("你还记得我在哪里工作吗？", False), ("你还记得我上次说的潜水课吗？", False), ("你知道我喜欢什么音乐吗？", False),
-    ("介绍一下我的工作", False),
+    ("介绍一下我的工作", False), ("Describe the user's job.", False),
+    ("Tell me everything you know about Python.", False),
+    ("Tell me everything you know about me.", True), ("Recap everything we said about the trip.", False),
 ])
 def test_what_asks_for_the_user_as_a_whole(query, overview):
     assert analyse(query, NOW).overview is overview

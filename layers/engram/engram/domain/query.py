@@ -91,8 +91,8 @@ _OVERVIEW = re.compile(
     r"|tell me (?:about|everything about|all about|what you know about) (?:me|myself|the user|this user)\b(?!['’])"
     r"|who am i\W*$|who is (?:the|this) user\W*$"
     r"|(?:summari[sz]e|summary of|overview of|describe|recap) (?:me|myself|the user|this user|what you know"
-    r"|everything|my profile|the user's profile)\b"
-    r"|^(?:my|the user's|user) profile\W*$|everything you know about)"
+    r"|my profile|the user's profile)\b(?!['’])"
+    r"|^(?:my|the user's|user) profile\W*$|everything you know about (?:me|myself|the user|this user)\b(?!['’]))"
     # Chinese: only when nothing but the user is asked ("你还记得我在哪里工作吗" asks about work).
     r"|(?:你|您)(?:都|还)?(?:知道|了解|记得)(?:关于)?(?:我|用户)(?:的)?(?:些)?(?:什么|哪些|多少)(?:事|事情|信息|情况)?\W*$"
     r"|关于(?:我|用户)(?:你|您)(?:都|还)?(?:知道|了解|记得)(?:些)?(?:什么|哪些|多少)\W*$"
