@@ -117,10 +117,8 @@ PREDICATES: dict[Predicate, PredicateSpec] = {
                                            sensitive=True),
     Predicate.HAS_MANAGER: PredicateSpec(NodeLabel.PERSON, EventType.RELATION, functional=True,
                                          decay_class="relation", sensitive=True),
-    Predicate.STRUGGLES_WITH: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT,
-                                            opposites=(Predicate.MASTERS,)),
-    Predicate.MASTERS: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT,
-                                     opposites=(Predicate.STRUGGLES_WITH,)),
+    Predicate.STRUGGLES_WITH: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT, opposites=(Predicate.MASTERS,)),
+    Predicate.MASTERS: PredicateSpec(NodeLabel.CONCEPT, EventType.FACT, opposites=(Predicate.STRUGGLES_WITH,)),
     Predicate.WORKS_AS: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
     Predicate.LIVES_IN: PredicateSpec(NodeLabel.CONCEPT, EventType.PROFILE, functional=True),
     # A pet is kept by its name and kind ("Rex (dog)"), or its kind alone when it has no name yet.

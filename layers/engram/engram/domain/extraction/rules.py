@@ -29,7 +29,6 @@ class Rule:
     tags: tuple[str, ...] = ()
 
 
-
 # Plural and modified relation words map onto the singular the vocabulary knows.
 _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "daughter", "brothers": "brother",
              "sisters": "sister", "friends": "friend", "colleagues": "colleague", "coworkers": "coworker",

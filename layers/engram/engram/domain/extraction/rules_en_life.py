@@ -9,7 +9,7 @@ import re
 from ..model import Predicate as P
 from .rules import Rule
 from .rules_en import _I, _NOT_INTRODUCED, ADV, END, JOB, NAME, OBJ, OCCUPATIONS, PLACE
-from .text import EN_MONTH, calendar_day
+from .text import EN_DATE, calendar_day
 
 # An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
 # workplace ("a hospital", "a small bakery"); never "home", "night" or "myself".
@@ -43,9 +43,6 @@ _NOT_ORIGINS = {"hr", "it", "pr", "qa", "finance", "marketing", "sales", "suppor
 def _origin(value: str) -> str | None:
     return None if value.split()[0].lower() in _NOT_ORIGINS else value
 
-
-DATE = (r"((?:" + EN_MONTH + r") (?:the )?\d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?|(?:the )?\d{1,2}(?:st|nd|rd|th)? "
-        r"(?:of )?" + EN_MONTH + r"(?:,? \d{4})?)\b")
 
 # What a user plays, goes doing, or does: closed lists, so that "I play it safe", "I go to work" or
 # "I do the dishes" is no hobby.
@@ -81,6 +78,11 @@ _HABIT_VERBS = {"run": "running", "swim": "swimming", "cycle": "cycling", "bike"
 _AS_HABIT = (r"(?= every| most| on (?:weekends|the weekends?|sundays|saturdays)| a lot| regularly| daily| twice"
              r"| three times| competitively| for fun| as a hobby| in my (?:free|spare) time| whenever| marathons"
              r"| half marathons| ultramarathons| laps| trails|\s*[.!]?$)")
+
+
+def _series(item: str, joiners: str = r",? and |, ") -> str:
+    """One or more of ``item``, as a list is said: "tennis", "tennis and golf", "chess, poker and bridge"."""
+    return item + r"(?:(?:" + joiners + r")" + item + r")*"
 
 
 def _plain_hobby(value: str) -> str:
@@ -157,25 +159,25 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a native of) " + PLACE), P.COMES_FROM, value=_origin),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a) " + NAME + r" (?i:native)\b"), P.COMES_FROM, value=_origin),
     # the user's birthday: "My birthday is March 3rd", "I was born on the 3rd of March, 1990"
-    Rule(re.compile(r"\bmy (?:birthday|bday|b-day|birth date|date of birth)(?:'s| is)(?: coming up)?(?: on)? " + DATE,
-                    _I), P.HAS_BIRTHDAY, value=calendar_day),
-    Rule(re.compile(r"\bi was born on " + DATE, _I), P.HAS_BIRTHDAY, value=calendar_day),
+    Rule(re.compile(r"\bmy (?:birthday|bday|b-day|birth date|date of birth)(?:'s| is)(?: coming up)?(?: on)? "
+                    + EN_DATE, _I), P.HAS_BIRTHDAY, value=calendar_day),
+    Rule(re.compile(r"\bi was born on " + EN_DATE, _I), P.HAS_BIRTHDAY, value=calendar_day),
     # what the user does in their time: "I play the guitar", "I go hiking most weekends", "I do yoga",
     # "I run marathons", "my hobbies are chess and baking" (not "I played tennis in college")
-    Rule(re.compile(r"\b(?:i|we) " + ADV + r"(?:play|also play|still play|play a lot of|play some) (" + _PLAYED
-                    + r"(?:(?:,? and |, )" + _PLAYED + r")*)\b", _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
-    Rule(re.compile(r"\b(?:i|we) " + ADV + r"go (" + _GOING + r"(?:(?:,? and |, | or )" + _GOING + r")*)\b", _I),
+    Rule(re.compile(r"\b(?:i|we) " + ADV + r"(?:play|also play|still play|play a lot of|play some) ("
+                    + _series(_PLAYED) + r")\b", _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
+    Rule(re.compile(r"\b(?:i|we) " + ADV + r"go (" + _series(_GOING, r",? and |, | or ") + r")\b", _I),
          P.HAS_HOBBY, lists=True),
-    Rule(re.compile(r"\b(?:i|we) " + ADV + r"(?:do|practi[cs]e) (" + _DOING + r"(?:(?:,? and |, )" + _DOING
-                    + r")*)\b", _I), P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"\b(?:i|we) " + ADV + r"(?:do|practi[cs]e) (" + _series(_DOING) + r")\b", _I), P.HAS_HOBBY,
+         lists=True),
     Rule(re.compile(r"\bi " + ADV + r"(" + "|".join(_HABIT_VERBS) + r")" + _AS_HABIT, _I), P.HAS_HOBBY,
          value=_habit),
     # "I love hiking", "I enjoy playing tennis", "I like to go fishing": a liked activity is a hobby too
-    Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to go| going| to do| doing)? ((?:" + _GOING + r"|"
-                    + _DOING + r"|" + _PASTIMES + r")(?:(?:,? and |, )(?:" + _GOING + r"|" + _DOING + r"|" + _PASTIMES
-                    + r"))*)" + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True),
-    Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to play| playing) (" + _PLAYED + r"(?:(?:,? and |, )"
-                    + _PLAYED + r")*)" + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
+    Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to go| going| to do| doing)? ("
+                    + _series("(?:" + _GOING + "|" + _DOING + "|" + _PASTIMES + ")") + r")" + _ACTIVITY_END, _I),
+         P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to play| playing) (" + _series(_PLAYED) + r")"
+                    + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(r"\bmy (?:main |favou?rite |current |new )?(?:hobby is|hobbies are|hobbies include|pastime is|"
                     r"pastimes are) " + OBJ + END, _I), P.HAS_HOBBY, lists=True),
     # not working: "I'm retired", "I'm between jobs", "I'm a stay-at-home dad", "I retired last year"

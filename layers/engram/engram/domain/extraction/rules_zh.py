@@ -202,8 +202,7 @@ RULES: list[Rule] = [
          value=calendar_day),
     # a skill: "我会弹吉他", "我会游泳" (not "我会去爬山": a plan)
     Rule(re.compile(r"我" + ADV + r"(?:会|能)(弹吉他|弹钢琴|拉小提琴|拉二胡|游泳|滑雪|下围棋|下象棋|冲浪|潜水|开车|"
-                    r"编程|画画|做饭|"
-                    r"烘焙|织毛衣)" + END), P.MASTERS, value=_activity),
+                    r"编程|画画|做饭|烘焙|织毛衣)" + END), P.MASTERS, value=_activity),
     # hobbies: "我的爱好是摄影和旅行", "我每周都去爬山", "我平时打篮球"
     Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True),
     Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES
@@ -212,14 +211,12 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:是)?([\u4e00-\u9fffA-Za-z]{2,12}?)毕业的"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:读研究生|读研|读博|读本科|读大学|上大学|念大学|读书|上学|"
-                    r"念书|留学)"),
-         P.STUDIED_AT, value=_school),
+                    r"念书|留学)"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"是" + _WHERE + r"的(?:学生|研究生|博士生|本科生|大学生|校友)" + END), P.STUDIED_AT,
          value=_school),
     Rule(re.compile(r"我(?:的)?(?:专业|大学专业|本科专业|研究生专业)是" + OBJ + END), P.STUDIED),
     Rule(re.compile(r"我" + ADV + r"(?:是)?(?:学|读|念)(?!的是)([\u4e00-\u9fff]{1,8}?)(?:专业)?(?:的|出身)" + END),
-         P.STUDIED,
-         value=lambda v: _FIELDS.get(v, v)),
+         P.STUDIED, value=lambda v: _FIELDS.get(v, v)),
     Rule(re.compile(r"我(?:大学|本科|研究生)?学的是" + OBJ + END), P.STUDIED),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"

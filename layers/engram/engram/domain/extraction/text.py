@@ -227,12 +227,16 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 EN_MONTH = (r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|june?|july?|aug(?:ust|\.)?|"
             r"sep(?:tember|t\.?|\.)?|oct(?:ober|\.)?|nov(?:ember|\.)?|dec(?:ember|\.)?)")
 _EN_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
-_EN_DATE = re.compile(r"^(?:(" + EN_MONTH + r") (?:the )?" + _EN_DAY + r"|(?:the )?" + _EN_DAY + r" (?:of )?("
-                      + EN_MONTH + r"))(?:,? (\d{4}))?$", re.I)
+_EN_DAY_OF_YEAR = (r"(?:(" + EN_MONTH + r") (?:the )?" + _EN_DAY + r"|(?:the )?" + _EN_DAY + r" (?:of )?(" + EN_MONTH
+                   + r"))(?:,? (\d{4}))?")
 _ZH_NUMBER = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
-_ZH_DATE = re.compile(r"^(?:(\d{4})年)?" + _ZH_NUMBER + "月" + _ZH_NUMBER + r"(?:日|号)$")
-# A day as said in Chinese, for a rule to find ("1990年5月3日", "三月三号").
-ZH_DATE = r"((?:\d{4}年)?(?:\d{1,2}|[一二三四五六七八九十]{1,3})月(?:\d{1,2}|[一二三四五六七八九十]{1,3})(?:日|号))"
+_ZH_DAY_OF_YEAR = r"(?:(\d{4})年)?" + _ZH_NUMBER + "月" + _ZH_NUMBER + r"(?:日|号)"
+# A day as said, for a rule to find, the whole of it its first group: "March 3rd, 1990", "the 3rd of
+# March", "1990年5月3日", "三月三号" (``calendar_day`` reads it).
+EN_DATE = "(" + _EN_DAY_OF_YEAR + r")\b"
+ZH_DATE = "(" + _ZH_DAY_OF_YEAR + ")"
+_EN_DATE = re.compile("^" + _EN_DAY_OF_YEAR + "$", re.I)
+_ZH_DATE = re.compile("^" + _ZH_DAY_OF_YEAR + "$")
 
 
 def calendar_day(token: str) -> str | None:
