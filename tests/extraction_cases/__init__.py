@@ -74,6 +74,20 @@ def all_cases() -> list[Case]:
     return [case for lang in ("en", "zh") for case in parse(lang, (here / f"{lang}.cases").read_text("utf-8"))]
 
 
+BATCHES = Path(__file__).parent / "batches"
+
+
+def batch_names() -> list[str]:
+    """The blind batches (``batches/NAME.LANG.cases``): written and scored before any rule was
+    changed for them; their pre-change figures are in ``batches/pre_change.json``."""
+    return sorted({p.name.split(".")[0] for p in BATCHES.glob("*.cases")})
+
+
+def batch_cases(name: str) -> list[Case]:
+    return [case for path in sorted(BATCHES.glob(f"{name}.*.cases"))
+            for case in parse(path.name.split(".")[1], path.read_text("utf-8"))]
+
+
 def beliefs_after(deps, scope, turns: tuple[str, ...]) -> set[Belief]:
     """Ingest ``turns`` (one batch, a minute apart) for a consenting user; the current beliefs."""
     from engram.service.ingestion import run_ingest

@@ -6,9 +6,10 @@ turn, a question, a hypothesis, hearsay or a statement about somebody else never
 about the user. A change of state ("I used to…", "I no longer…", "我不再…了") becomes a fact
 tagged ``ended`` (``domain.beliefs``), which closes the edge it ends instead of opening one.
 
-Layout: ``text`` (clauses, guards, objects, lists), ``rules`` (the rule shape), ``rules_en`` and
-``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_zh`` (the rules of each
-language), this module (a turn in, extractions out).
+Layout: ``text`` (clauses, guards, objects, lists), ``speech`` (how chat is written: fillers, a
+statement beside a question, a dropped subject, names in any script), ``rules`` (the rule shape),
+``rules_en`` and ``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_zh`` (the rules
+of each language), ``rules_change`` (endings said as news), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 
 from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
-from . import rules_en, rules_en_life, rules_zh
+from . import rules_change, rules_en, rules_en_life, rules_zh
 from .rules import read_clause
 from .text import (
     as_affirmation,
@@ -31,8 +32,8 @@ from .text import (
     is_chinese,
     is_hearsay,
     is_hypothetical,
-    is_question,
     number,
+    said,
     sentences,
 )
 
@@ -91,15 +92,19 @@ def classify(text: str) -> EventType:
 def _read(clause: str) -> list[Found]:
     """One clause's facts. A change of state is first read as the negation it may be ("I don't
     like coffee any more" is a current dislike); failing that, as the state it ends."""
-    rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
+    chinese = is_chinese(clause)
+    rules = rules_zh.RULES if chinese else _EN_RULES
+    # An ending said as news ("I stopped running", "钢琴早就不弹了") ends what it names.
+    ended = [(p, o, True, t) for p, o, t in read_clause(clause, rules_change.RULES_ZH if chinese else
+                                                        rules_change.RULES_EN)]
     change = change_of_state(clause)
     if change is None:
-        return [(p, o, False, t) for p, o, t in read_clause(clause, rules)]
+        return [(p, o, False, t) for p, o, t in read_clause(clause, rules)] + ended
     if change == "stopped":
         negated = read_clause(as_negation(clause), rules)
         if negated:
-            return [(p, o, False, t) for p, o, t in negated]
-    return [(p, o, True, t) for p, o, t in read_clause(as_affirmation(clause), rules)]
+            return [(p, o, False, t) for p, o, t in negated] + ended
+    return [(p, o, True, t) for p, o, t in read_clause(as_affirmation(clause), rules)] + ended
 
 
 def _rule_tags(fact: Extraction) -> tuple[str, ...]:
@@ -137,11 +142,14 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     content = html.unescape(turn.content)
     found: list[Found] = []
     for sentence in sentences(content):
-        if is_question(sentence) or is_hypothetical(sentence):
+        # A question is skipped, but a statement beside it is read ("I have asthma, any tips?").
+        statement = said(sentence)
+        if not statement or is_hypothetical(sentence):
             continue
-        for clause in clauses(sentence):
+        for clause in clauses(statement):
             if not is_hearsay(clause):
                 found += _read(clause)
+                found += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)
@@ -160,6 +168,17 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
             tags=tags, sensitive=spec.sensitive, keywords=keywords(obj + " " + turn.content),
         ))
     return facts
+
+
+def extract_reply(turn: Turn) -> Extraction:
+    """The episode an assistant turn becomes: what it told the user, kept as said (no fact about
+    the user is read from it); a greeting or a "you're welcome" is chatter like the user's."""
+    kind = classify(turn.content)
+    return Extraction(
+        type=kind if kind in (EventType.GREETING, EventType.SMALL_TALK) else EventType.ASSISTANT,
+        summary=summarise(turn.content), message_id=turn.message_id, confidence=0.5,
+        keywords=keywords(turn.content),
+    )
 
 
 def extract_event(turn: Turn, facts: list[Extraction]) -> Extraction:

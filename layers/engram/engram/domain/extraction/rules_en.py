@@ -8,22 +8,31 @@ import re
 from ..beliefs import FOOD_TAG
 from ..model import Predicate as P
 from .rules import Rule, singular_kind
+from .speech import LETTER, UPPER
 from .text import EN_NUMBER_WORDS, age
 
 _I = re.I
 ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"
-       r"personally|generally|usually|always|do|now|currently|kind of|kinda|sort of|especially|particularly|"
+       r"personally|generally|usually|always|do|now|currently|finally|already|officially|kind of|kinda|sort of|"
+       r"especially|particularly|"
        r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly),?\s+)*")
 # Where an object ends: punctuation, or the words that start a reason, a time or a place.
 END = (r"(?=$|[.;!?\n]|,\s*(?:not|but|which|who|because|since|so|especially|though)\b| because | since | when "
        r"| though | although | ever since | which | who | but | for (?:breakfast|lunch|dinner|years|a living)"
        r"| at (?:the |my |a )| with (?:my|a|the) | in (?:the|my) (?:morning|evening)| over | rather than "
-       r"| instead of | more than )")
+       r"| instead of | more than "
+       # a time said after the object, a chat filler, or "so" starting a consequence ("… last year so
+       # low sugar recipes pls", "Taylor Swift rn")
+       r"| so | last (?:year|week|month|night|summer|spring|fall|autumn|winter)\b| yesterday\b"
+       r"|,? (?:rn|lol|lmao|haha+|tbh|ngl|btw|fyi|imo|pls|plz)\b)")
 OBJ = r"([^.;!?\n]{1,80}?)"
-NAME = r"([A-Z][a-zA-Z'-]{1,30}(?: [A-Z][a-zA-Z'-]{1,30}){0,2})"
+# A capitalised word of any cased script: "José", "Kraków", "Nguyễn Văn An" (speech.UPPER, LETTER).
+WORD = UPPER + LETTER + "{1,30}"
+NAME = "(" + WORD + "(?: " + WORD + "){0,2})"
 _PERSON = r"(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Uncle|Aunt|Auntie|Grandma|Grandpa)\.? )?" + NAME[1:-1]
 PERSON = "(" + _PERSON + ")"
-PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r")*)"
+# At most eight names a list: a bound keeps a long run of capitals linear (each start reads a few).
+PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r"){0,7})"
 PLACE = r"(?:the )?" + NAME
 RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|"
             r"mother|father|mom|mum|"
@@ -174,8 +183,11 @@ RULES: list[Rule] = [
          P.HAS_AGE, value=age),
     Rule(re.compile(r"\bi(?:'m| am) an? " + _AGE_NUMBER + r"[- ]years?[- ]old\b", _I), P.HAS_AGE, value=age),
     Rule(re.compile(r"\bmy age is " + _AGE_NUMBER + r"\b", _I), P.HAS_AGE, value=age),
-    Rule(re.compile(r"\b(?i:i'm|i am) [A-Z][a-zA-Z'-]+, (?i:an? )" + _AGE_NUMBER + r"[- ](?i:years?)[- ](?i:old)\b"),
+    # the age in apposition to the name: "I'm Dana, a 34-year-old …", "I'm Dev, 29, and …"
+    Rule(re.compile(r"\b(?i:i'm|i am) " + WORD + r", (?i:an? )" + _AGE_NUMBER + r"[- ](?i:years?)[- ](?i:old)\b"),
          P.HAS_AGE, value=age),
+    Rule(re.compile(r"\b(?i:i'm|i am) " + WORD + r", " + _AGE_NUMBER + r"(?:[- ](?i:years?)[- ](?i:old))?"
+                    r"(?=$|[,.;!]| (?i:and|from|here)\b)"), P.HAS_AGE, value=age),
     Rule(re.compile(r"^being " + _AGE_NUMBER + r"(?:\s*years? old)?(?:,|$)", _I), P.HAS_AGE, value=age),
     Rule(re.compile(r"^as an? " + _AGE_NUMBER + r"[- ]years?[- ]old\b", _I), P.HAS_AGE, value=age),
     # allergies and conditions
@@ -260,8 +272,10 @@ RULES: list[Rule] = [
          lists=True),
     # a fan of a team or a band by its name: "I'm a Lakers fan", "I support Arsenal"
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:big|huge|massive|die-hard|diehard|lifelong|real|total)\s+)?"
-                    r"((?:[A-Z][\w'&-]*\s){0,3}[A-Z][\w'&-]*) (?i:fan|supporter)\b"), P.HAS_PREFERENCE),
-    Rule(re.compile(r"\b(?i:i) (?i:support|root for|cheer for) (?i:the )?((?:[A-Z][\w'&-]*\s){0,3}[A-Z][\w'&-]*)"
+                    r"((?:" + UPPER + r"[\w'&-]*\s){0,3}" + UPPER + r"[\w'&-]*) (?i:fan|supporter)\b"),
+         P.HAS_PREFERENCE),
+    Rule(re.compile(r"\b(?i:i) (?i:support|root for|cheer for) (?i:the )?((?:" + UPPER + r"[\w'&-]*\s){0,3}"
+                    + UPPER + r"[\w'&-]*)"
                     r"(?=$|[.,;!?]| (?i:and|but|because|since|in|at)\b)"), P.HAS_PREFERENCE),
     # difficulties and skills
     Rule(re.compile(r"\bi " + ADV + r"(?:struggle (?:a lot |a bit |so much |quite a bit |badly )?with|"
@@ -291,8 +305,12 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'m| am) (?:now |currently |still |actually |also )?an? (?:\d{1,3}[- ]years?[- ]old )?"
                     + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
+    # a change of job said as news: "I became a UX designer" (not "my sister became a nurse")
+    Rule(re.compile(r"\bi(?:'ve| have)? (?:just |recently |finally |then |eventually |officially )?"
+                    r"(?:became|become) an? "
+                    + JOB, _I), P.WORKS_AS),
     # "I'm Dana, a 34-year-old architect from Chicago": the age and the job said after the name.
-    Rule(re.compile(r"\b(?i:i'm|i am) [A-Z][a-zA-Z'-]+, (?i:an? )(?:\d{1,3}[- ](?i:years?)[- ](?i:old) )?" + JOB, _I),
+    Rule(re.compile(r"\b(?i:i'm|i am) " + WORD + r", (?i:an? )(?:\d{1,3}[- ](?i:years?)[- ](?i:old) )?" + JOB, _I),
          P.WORKS_AS),
     Rule(re.compile(r"\b(?:i(?:'m| am) employed as|by profession,? i(?:'m| am)) an? " + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|school|kindergarten|preschool|"
@@ -304,7 +322,13 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living|are living|'re living|reside|settled|"
                     r"now live) in " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:just |recently |finally |eventually )?(?i:moved|"
-                    r"relocated|moved back|moved house|moved over) (?i:to|in) " + PLACE), P.LIVES_IN),
+                    r"relocated)(?i: back| home| house| over| out| away| across| down| up){0,3} (?i:to|in) " + PLACE),
+         P.LIVES_IN),
+    # a home of the user's own: "I just signed a lease on my own place in Chicago" (not "I bought a house
+    # in Spain", which may be a holiday home)
+    Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:signed a lease (?:on|for)|moved into) (?i:a|an|my|our)"
+                    r"(?i: own| new| first| little| tiny){0,2} (?i:place|house|home|apartment|flat|condo|studio|"
+                    r"townhouse) (?i:in) " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i'm|i am|we're|we are) (?i:now |currently )?(?i:based|living|located) (?i:in|out of) "
                     + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:my (?:home|house|place|apartment|flat) is in) " + PLACE), P.LIVES_IN),
@@ -319,7 +343,7 @@ RULES: list[Rule] = [
     Rule(re.compile(PEOPLE + r" (?:is|are) (?i:my|our) " + _PET_LOOKS + PET + r"\b"), P.HAS_PET, 1, lists=True,
          kind_group=2),
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?=$|[.,;!?]| and | who | that | which | at home"
-                    r"| since | for )(?!,? (?:named |called )?[A-Z])"), P.HAS_PET, value=singular_kind),
+                    r"| since | for )(?!,? (?:named |called )?" + UPPER + ")"), P.HAS_PET, value=singular_kind),
     # relations: "Leo is my son", "my wife Anna", "my sister's name is Mia", "two kids, Leo and Sara"
     Rule(re.compile(PEOPLE + r" (?:is|are|was) (?i:my) " + RELATION_MOD + RELATION + r"\b"), None, 1,
          relation_group=2, lists=True),

@@ -9,13 +9,15 @@ import re
 from ..model import Predicate as P
 from .rules import Rule
 from .rules_en import _I, _NOT_INTRODUCED, ADV, END, JOB, NAME, OBJ, OCCUPATIONS, PLACE
+from .speech import UPPER
 from .text import EN_DATE, calendar_day
 
 # An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
 # workplace ("a hospital", "a small bakery"); never "home", "night" or "myself".
-ORG = r"(?:(?i:the) )?((?:St\. )?[A-Z][\w'&-]*(?:(?: | & | of | of the | de )[A-Z][\w'&-]*){0,4})(?![\w'&-])"
+ORG = (r"(?:(?i:the) )?((?:St\. )?" + UPPER + r"[\w'&-]*(?:(?: | & | of | of the | de )" + UPPER + r"[\w'&-]*){0,4})"
+       r"(?![\w'&-])")
 # An employer named before what the user does there: "I joined Airbnb as a data scientist".
-_NAMED = r"(?:(?i:the) )?[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*"
+_NAMED = r"(?:(?i:the) )?" + UPPER + r"[\w'&-]*(?: " + UPPER + r"[\w'&-]*)*"
 WORKPLACE = (r"(?:(?i:a|an|the|our|my) )?((?:[A-Za-z'-]+ ){0,2}?(?:hospital|clinic|bank|school|university|college|"
              r"startup|start-up|law firm|restaurant|bakery|caf[eé]|coffee shop|hotel|factory|warehouse|library|museum|"
              r"non-?profit|charity|agency|bookstore|supermarket|grocery store|pharmacy|gym|daycare|nursery|"
@@ -32,6 +34,21 @@ _NOT_EMPLOYERS = {"home", "night", "christmas", "easter", "thanksgiving", "weeke
 
 def _employer(value: str) -> str | None:
     return None if value.split()[0].lower().rstrip(".") in _NOT_EMPLOYERS else value
+
+
+# Joined, but not as staff: a network, an app, a club of customers.
+_NOT_JOINED = {"twitter", "x", "facebook", "reddit", "instagram", "tiktok", "discord", "linkedin", "strava",
+               "duolingo", "tinder", "bumble", "hinge", "mastodon", "threads", "bluesky", "youtube", "snapchat",
+               "whatsapp", "telegram", "patreon", "substack", "weight", "ww", "costco", "prime", "peloton", "zoom"}
+
+
+def _joined(value: str) -> str | None:
+    return None if value.split()[0].lower() in _NOT_JOINED else _employer(value)
+
+
+_NEW_JOB = (r"\b(?i:i)(?i:'ve| have)? (?i:just |recently |finally |now )?(?i:took|taken|got|accepted|landed|found|"
+            r"started) (?i:a|an|the|my) (?i:new |full[- ]time |part[- ]time |permanent |temporary |summer |first )*"
+            r"(?i:job|position|role|gig) (?i:as) (?i:an? )" + JOB)
 
 
 # Where the user is from, not a department ("I'm from HR") or a time ("born in May").
@@ -67,7 +84,8 @@ _PASTIMES = (r"(?:baking|cooking|knitting|crocheting|sewing|gardening|painting|d
              r"birdwatching|stargazing|traveling|travelling)")
 # What may follow a liked activity in the same clause; "I like hiking boots" is a taste for boots.
 _ACTIVITY_END = (r"(?=$|[.,;!?]| (?:with|on|in|at|every|when|because|and|but|or|so|more|a lot|too|as well|"
-                 r"whenever|most|during|after|before|since|for)\b)")
+                 r"whenever|most|during|after|before|since|for|now|these days|lately|again|nowadays|last|this|"
+                 r"recently)\b)")
 _HABIT_VERBS = {"run": "running", "swim": "swimming", "cycle": "cycling", "bike": "biking", "surf": "surfing",
                 "ski": "skiing", "snowboard": "snowboarding", "knit": "knitting", "crochet": "crocheting",
                 "sew": "sewing", "paint": "painting", "draw": "drawing", "sketch": "sketching", "bake": "baking",
@@ -77,7 +95,7 @@ _HABIT_VERBS = {"run": "running", "swim": "swimming", "cycle": "cycling", "bike"
 # A verb is a habit when said as one ("I run every morning", "I knit."), not "I run a bakery".
 _AS_HABIT = (r"(?= every| most| on (?:weekends|the weekends?|sundays|saturdays)| a lot| regularly| daily| twice"
              r"| three times| competitively| for fun| as a hobby| in my (?:free|spare) time| whenever| marathons"
-             r"| half marathons| ultramarathons| laps| trails|\s*[.!]?$)")
+             r"| half marathons| ultramarathons| laps| trails|\s*[.!,]|\s*$)")
 
 
 def _series(item: str, joiners: str = r",? and |, ") -> str:
@@ -144,6 +162,15 @@ RULES: list[Rule] = [
                     r"(?:was|got|'ve been|have been) hired (?:by|at)|joined(?= " + _NAMED + r" as an? )) " + ORG),
          P.WORKS_AT, value=_employer),
     Rule(re.compile(_WORK + r" (?i:at|for) " + _NAMED + r" (?i:as) (?i:an? )" + JOB), P.WORKS_AS),
+    # a new job taken: "I took a full-time job as an accountant at Deloitte" (the job, and the employer
+    # when named; not "I was offered a job as …", not yet taken)
+    Rule(re.compile(_NEW_JOB), P.WORKS_AS),
+    Rule(re.compile(_NEW_JOB + r" (?i:at|with|for) " + ORG), P.WORKS_AT, 2, value=_employer),
+    Rule(re.compile(_NEW_JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
+    # "I joined Amazon", "we moved to Seattle and I joined Amazon" (a network or an app joined is no employer)
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have)? (?i:just |recently |finally |officially )?(?i:joined) " + ORG
+                    + r"(?! (?i:as an? (?:member|user|volunteer|customer)|today|yesterday))"), P.WORKS_AT,
+         value=_joined),
     Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:joined|started at) " + _NAMED + r" (?i:as) (?i:an? )"
                     + JOB), P.WORKS_AS),
     Rule(re.compile(r"\b(?:(?i:i'm|i am) (?i:employed (?:by|at)|on staff at)|(?i:my employer is)) " + ORG),
@@ -179,7 +206,14 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi " + ADV + r"(?:love|like|enjoy|adore)(?: to play| playing) (" + _series(_PLAYED) + r")"
                     + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(r"\bmy (?:main |favou?rite |current |new )?(?:hobby is|hobbies are|hobbies include|pastime is|"
-                    r"pastimes are) " + OBJ + END, _I), P.HAS_HOBBY, lists=True),
+                    r"pastimes are|hobby ?:|hobbies ?:|pastimes ?:) " + OBJ + END, _I), P.HAS_HOBBY, lists=True),
+    # an activity the user is taken with or took up: "I'm really into running", "I've been getting into
+    # pottery", "I'm all about drums now", "I took up yoga" (what else they are into is a taste, above)
+    Rule(re.compile(r"\bi(?:'m| am|'ve been| have been|'ve| have)? " + ADV + r"(?:into|obsessed with|hooked on|"
+                    r"all about|getting into|getting back into|got into|got back into|taken up|took up|picked up|"
+                    r"started|starting)(?: doing| playing| going)? ("
+                    + _series("(?:" + _GOING + "|" + _DOING + "|" + _PASTIMES + "|" + _PLAYED + ")") + r")"
+                    + _ACTIVITY_END, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     # not working: "I'm retired", "I'm between jobs", "I'm a stay-at-home dad", "I retired last year"
     Rule(re.compile(_NOT_YET + r"\bi(?:'m| am) (?:now |currently |officially |finally |happily |still )?(retired|"
                     r"unemployed|out of work|between jobs|self-employed|a homemaker|a housewife|a househusband|"
@@ -203,6 +237,11 @@ RULES: list[Rule] = [
                     r"master'?s|degree) at|'m doing my (?:phd|master'?s|degree) at) " + ORG), P.STUDIED_AT),
     Rule(re.compile(r"\b(?i:i) " + ADV + r"(?i:went to|attended|go to|am at|'m at) " + ORG), P.STUDIED_AT,
          value=_school),
+    # a school named by what the user went there for: "I went to Duke for undergrad"
+    Rule(re.compile(r"\b(?i:i) " + ADV + r"(?i:went to|attended|go to) " + ORG + r" (?i:for) (?i:my )?(?i:undergrad|"
+                    r"college|uni|university|grad school|law school|med school|medical school|business school|"
+                    r"(?:my )?(?:degree|bachelor'?s|master'?s|masters|phd|mba|doctorate|undergraduate))\b"),
+         P.STUDIED_AT, value=_employer),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:phd|grad|graduate|undergrad|undergraduate|law|med|medical|"
                     r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year) )?(?i:student|freshman|"
                     r"sophomore|junior|senior|undergrad) (?i:at) " + ORG), P.STUDIED_AT),

@@ -11,7 +11,8 @@ from .rules import Rule
 from .text import ZH_DATE, age, calendar_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
-       r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向)*")
+       r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
+       r"居然|竟然|终于|突然|早就)*")
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
 LIST = r"([^，。；！？,.;!?\s]{1,30}?)"
@@ -76,7 +77,7 @@ _HOBBIES = (r"(?:爬山|跑步|夜跑|晨跑|游泳|钓鱼|骑车|骑行|健身|
             r"打高尔夫|练瑜伽|做瑜伽|"
             r"瑜伽|滑雪|徒步|露营|跳舞|跳广场舞|唱歌|唱K|画画|弹吉他|弹钢琴|拉小提琴|下棋|下象棋|下围棋|打麻将|摄影|拍照|"
             r"看书|读书|写作|练书法|写书法|打游戏|玩游戏|打太极|打太极拳|跳绳|攀岩|冲浪|潜水|烘焙|种花|养花|织毛衣|钩针|"
-            r"追剧|看电影|听音乐|旅游|旅行|自驾游|拼乐高|做手工|插花|品茶|喝茶)")
+            r"追剧|看电影|听音乐|旅游|旅行|自驾游|拼乐高|做手工|插花|品茶|喝茶|玩滑板|滑板|滑冰|轮滑)")
 # A habit is said with how often ("我每周都去爬山", "我平时喜欢…" is a taste): "我去爬山了" is one day.
 _OFTEN = (r"(?:每天|每周|每个周末|每周末|周末|平时|经常|常常|一有空就|有空就|有空的时候|没事就|业余时间|闲暇时|"
           r"下班后|天天)")
@@ -94,6 +95,25 @@ def _activity(value: str) -> str:
 def _school(value: str) -> str | None:
     value = re.sub(r"^(?:一所|一个|一家)", "", value)
     return None if not value or _NOT_WORKPLACES.search(value) or value in ("哪", "大学", "学校") else value
+
+
+# Who a relation word names, the short words of speech too ("我爸", "我妈"): longest first.
+_KIN = "(" + RELATION[1:-1] + r"|爸|妈|哥|姐|弟|妹)"
+_SURNAME_CLASS = "[" + "".join(sorted(_SURNAMES)) + "]"
+_NAME_SHAPE = _SURNAME_CLASS + r"[\u4e00-\u9fff]{1,2}?|[小老阿][\u4e00-\u9fff]|([\u4e00-\u9fff])\3"
+_AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|礼拜)|今天|明天|昨天|今年|明年|去年|最近|刚|"
+                  r"已经|要|让|想|"
+                  r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末")
+# Words of a name's shape that are no name: "我老婆白天要上班", "我妈高兴得…".
+_NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
+                 "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上"}
+
+
+def _apposed(value: str) -> str | None:
+    return None if value in _NOT_ZH_NAMES or value[:2] in _NOT_ZH_NAMES else value
+
+
+_BACK_HOME = r"我(?:们)?" + ADV + r"回(?:到)?了?(?:老家|家乡)" + _WHERE + r"(?:了|(?=$|[，。！!.]))"
 
 
 def _person(value: str) -> str | None:
@@ -123,6 +143,9 @@ RULES: list[Rule] = [
          P.HAS_AGE, value=age),
     Rule(re.compile(r"(?:我今年|今年我)(?:已经|都|才)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:了|(?=$|[，。！,.!]))"),
          P.HAS_AGE, value=age),
+    # "我已经29了", "我都35了": a bare number the user has reached (not "我已经3次了": a unit follows)
+    Rule(re.compile(r"^我(?:已经|都|也|才|马上就?|快)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
+         value=age),
     # allergies and conditions
     Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
          lists=True),
@@ -142,7 +165,9 @@ RULES: list[Rule] = [
                     r"受不了|反感|厌恶|讨厌吃|接受不了|喜欢不起来|不感冒)(?!的)" + LIST + END),
          P.DISLIKES, lists=True, value=_consumed),
     # what the user does not or cannot eat: "我不吃辣", "我不能吃海鲜", "我忌口牛肉"
-    Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不爱吃|不爱喝|不吃|不喝|不能吃|不能喝|吃不了|忌口)(?!的)"
+    # "不吃素" is no food disliked: it ends a diet ("我现在不吃素了")
+    Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不爱吃|不爱喝|不吃|不喝|不能吃|不能喝|吃不了|忌口)"
+                    r"(?!的|素)"
                     + LIST + END), P.DISLIKES, lists=True, value=_consumed, tags=(FOOD_TAG,)),
     Rule(re.compile(r"我" + ADV + r"(?:不太|不怎么|不是很)喜欢" + LIST + END), P.DISLIKES, lists=True,
          value=_consumed),
@@ -150,11 +175,15 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我最不喜欢的[\u4e00-\u9fff]{0,4}?是" + OBJ + END), P.DISLIKES),
     # 饮食: "我吃素", "我是素食主义者" (a vegan's 纯素 kept apart)
     Rule(re.compile(r"我" + ADV + r"(?:一直|现在|已经|平时|只)?(?:在)?(?:是(?:个|一个|一名)?)?"
-                    r"(纯素|吃素|素食(?:主义)?者?)(?!的|餐厅|馆)"), P.HAS_PREFERENCE,
+                    r"(纯素|吃素|素食(?:主义)?者?)(?!的[\u4e00-\u9fff]|餐厅|馆)"), P.HAS_PREFERENCE,
          value=lambda v: "纯素食" if v.startswith("纯") else "素食"),
-    Rule(re.compile(r"我" + ADV + r"(?:喜欢|爱吃|爱喝|爱看|爱听|爱|偏爱|热爱|钟爱|迷上了|迷恋|偏好|喜爱)(?!的)" + LIST
-                    + END),
+    Rule(re.compile(r"我" + ADV + r"(?:喜欢上了?|爱上了?|喜欢|爱吃|爱喝|爱看|爱听|爱|偏爱|热爱|钟爱|迷上了?|迷恋|"
+                    r"偏好|喜爱)"
+                    r"(?!的)" + LIST + END),
          P.HAS_PREFERENCE, lists=True, value=_consumed),
+    # an activity the user took to is a hobby too ("我迷上了滑板", "我爱上了攀岩"; "我喜欢喝茶" stays a taste)
+    Rule(re.compile(r"我" + ADV + r"(?:喜欢上了?|爱上了?|迷上了?|热爱|迷恋)(?:去)?(" + _HOBBIES
+                    + r"(?:(?:、|和|跟)" + _HOBBIES + r")*)" + END), P.HAS_HOBBY, lists=True, value=_activity),
     Rule(re.compile(r"我" + ADV + r"对" + OBJ + ADV + r"(?<![不没])(?:感兴趣|有兴趣|着迷)"), P.HAS_PREFERENCE),
     Rule(re.compile(r"^" + OBJ + r"是我(?:最喜欢|最爱|的最爱)"), P.HAS_PREFERENCE),
     Rule(re.compile(r"我最(?:喜欢|爱)的[\u4e00-\u9fff]{0,4}?是" + LIST + END), P.HAS_PREFERENCE, lists=True),
@@ -186,6 +215,10 @@ RULES: list[Rule] = [
          value=_workplace),
     Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:当|做|担任|干)(?:一名|一个|个)?(?:" + OCCUPATIONS + r")"),
          P.WORKS_AT, value=_workplace),
+    # a new employer as news: "我跳槽去字节跳动了", "我入职了腾讯", "我跳到了美团"
+    Rule(re.compile(r"我" + ADV + r"(?:跳槽(?:去|到|进)了?|跳到了?|入职了?)" + _WHERE
+                    + r"(?:公司)?(?:了|(?=当|做|$|[，。！!.]))"), P.WORKS_AT,
+         value=_workplace),
     Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
@@ -204,7 +237,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:会|能)(弹吉他|弹钢琴|拉小提琴|拉二胡|游泳|滑雪|下围棋|下象棋|冲浪|潜水|开车|"
                     r"编程|画画|做饭|烘焙|织毛衣)" + END), P.MASTERS, value=_activity),
     # hobbies: "我的爱好是摄影和旅行", "我每周都去爬山", "我平时打篮球"
-    Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True),
+    Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True,
+         value=_activity),
     Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES
                     + r"(?:(?:、|和|跟|，)" + _HOBBIES + r")*)"), P.HAS_HOBBY, lists=True, value=_activity),
     # school and field: "我是清华毕业的", "我毕业于复旦大学", "我在北大读研究生", "我是学医的", "我的专业是金融"
@@ -218,16 +252,22 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:是)?(?:学|读|念)(?!的是)([\u4e00-\u9fff]{1,8}?)(?:专业)?(?:的|出身)" + END),
          P.STUDIED, value=lambda v: _FIELDS.get(v, v)),
     Rule(re.compile(r"我(?:大学|本科|研究生)?学的是" + OBJ + END), P.STUDIED),
+    # "…，学的经济": the field said without "是", the whole of a short clause
+    Rule(re.compile(r"^我(?:大学|本科|研究生)?学的(?!是|很|不|太|挺|还|都|也|真|东西|时候)([\u4e00-\u9fff]{2,6})$"),
+         P.STUDIED),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
+    # "我回老家成都了": back home, where the user is from, to live
+    Rule(re.compile(_BACK_HOME), P.LIVES_IN),
+    Rule(re.compile(_BACK_HOME), P.COMES_FROM),
     Rule(re.compile(r"我(?:和|跟)(?:我的?)?" + RELATION + ADV + r"(?:住在|生活在|定居在)" + OBJ + END), P.LIVES_IN, 2),
     # pets: "我养了一只猫，叫咪咪", "我家的狗叫旺财", "我养了一只兔子" (not "我以前养过狗", "我想养猫")
     Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"[，,]?" + _CALLED + r"("
                     + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
-    Rule(re.compile(r"我(?:家|们家)?的" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
+    Rule(re.compile(r"我(?:(?:家|们家)的?|的)" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
          kind_group=1),
     Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
@@ -236,6 +276,11 @@ RULES: list[Rule] = [
     # "我妈妈是一名医生" names her job, not a person.
     Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
                     + END + ")" + TITLED + END), None, 2, relation_group=1, value=_person),
+    # the name right after who it is: "我老婆小丽下周过生日", "我爸王建国下个月退休", "我的经理李娜让我…".
+    # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
+    # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.
+    Rule(re.compile(r"我的?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"), None, 2,
+         relation_group=1, value=_apposed),
     Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?" + _CALLED + r"(" + _HAN_NAME + r")" + END), None, 2,
          relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"

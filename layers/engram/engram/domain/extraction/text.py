@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .speech import EN_DROPPED, UPPER, is_users, statement_part, with_subject, with_zh_subject, without_fillers
+
 # Sentences end at terminal punctuation; a sentence splits again where a new subject starts.
 SENTENCES = re.compile(r"(?<=[.!?。！？；;\n])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
                        r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)\s*")
@@ -21,7 +23,16 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        r"can't|cannot|don't|do not|never|am|'m)\b)"
                        # "I'm 29 and live in Denver": a verb of the user's after "and" starts their next clause.
                        r"|,?\s+and\s+(?=(?:also |really |absolutely |now |currently )*(?:hate|love|dislike|enjoy|"
-                       r"prefer|live|work|have|struggle)\s)", re.I)
+                       r"prefer|live|work|have|struggle)\s)"
+                       # "…, majored in economics", "I quit teaching and became a designer": a verb that
+                       # dropped its subject starts a clause (speech.with_subject says whose).
+                       r"|,\s*(?:and |but |then )?(?=" + EN_DROPPED + r")|,?\s+(?:and|but)\s+(?=" + EN_DROPPED + r")",
+                       re.I)
+# "I left Google, I'm at Shopify now": beside a change of job, being "at" a company is working there.
+_JOB_MOVE = re.compile(r"\b(?:left|quit|switched|changed|moved|leaving|switching|changing) (?:my )?(?:jobs?|"
+                       r"compan(?:y|ies)|hospitals?|employers?|firms?|teams?|clinics?|schools?|banks?|"
+                       r"(?-i:" + UPPER + r")[\w'&-]*)\b", re.I)
+_AT_COMPANY = re.compile(r"^(?:i'm|i am)\s+(?:now\s+)?(?=at\s+(?:the\s+)?(?-i:" + UPPER + "))", re.I)
 # "but hate country" keeps the user as its subject: the clause is read as "I hate country".
 _EN_CARRY = re.compile(r"^(?:also |really |absolutely |still |now |currently )*(?:hate|love|like|dislike|enjoy|"
                        r"prefer|can't|cannot|don't|do not|never|am|'m|work|live|have|struggle)\b", re.I)
@@ -50,16 +61,27 @@ def clauses(sentence: str) -> list[str]:
     """One sentence as clauses with one subject each; a subjectless clause after one the user is the
     subject of ("…，但是不喜欢香菜", "… but hate country") gets the user back as its subject."""
     if is_chinese(sentence):
-        parts = [p.strip(" ，,") for p in _ZH_SPLIT.split(sentence) if p.strip(" ，,")]
-        out = parts[:1]
+        parts = [without_fillers(p) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
+        parts = [p for p in parts if p]
+        out = [with_zh_subject(p) for p in parts[:1]]
         for part in parts[1:]:
             bare = _ZH_CONNECTOR.sub("", part)
-            if _ZH_SELF.match(parts[0]) and (bare != part or _ZH_CARRY.match(bare)) and not bare.startswith("我"):
+            if _ZH_SELF.match(out[0]) and (bare != part or _ZH_CARRY.match(bare)) and not bare.startswith("我"):
                 part = "我" + bare
             out.append(part)
         return out
-    parts = [p.strip(" ,") for p in _EN_SPLIT.split(sentence) if p.strip(" ,")]
-    return parts[:1] + [("I " + p if _EN_CARRY.match(p) else p) for p in parts[1:]]
+    parts = [without_fillers(p) for p in _EN_SPLIT.split(sentence) if p and p.strip(" ,")]
+    out: list[str] = []
+    job_move = bool(_JOB_MOVE.search(sentence))
+    for part in filter(None, parts):
+        if out and _EN_CARRY.match(part):
+            part = "I " + part
+        else:
+            part = with_subject(part, after_user=bool(out) and is_users(out[-1]), sentence_start=not out)
+        if job_move:
+            part = _AT_COMPANY.sub("I work ", part)
+        out.append(part)
+    return out
 
 
 # -- guards: words that are not the user's claim about themself, now --------------------------------
@@ -82,6 +104,11 @@ def is_hearsay(clause: str) -> bool:
 
 def is_question(sentence: str) -> bool:
     return bool(_QUESTION.search(sentence.strip()))
+
+
+def said(sentence: str) -> str:
+    """The part of a sentence that states rather than asks ("" for a question through and through)."""
+    return statement_part(sentence, is_question(sentence))
 
 
 def is_hypothetical(sentence: str) -> bool:
@@ -132,7 +159,7 @@ def as_affirmation(clause: str) -> str:
     clause = re.sub(r"\b(?:do not|don't|dont|does not|doesn't)\s+", "", clause, flags=re.I)
     clause = re.sub(r"\b(am|'m|are|'re|is) not\b", r"\1", clause, flags=re.I)
     clause = re.sub(r"(?<=我)(?:以前|曾经|过去|小时候|原来)|(?:以前|曾经|过去|小时候|原来)(?=我)", "", clause)
-    return re.sub(r"(我(?:现在|已经|目前|也|都|早就|早已)*)不(?=住|是|在|有|对|当|做|喜欢|爱)", r"\1", clause)
+    return re.sub(r"(我(?:现在|已经|目前|也|都|早就|早已)*)不(?=住|是|在|有|对|当|做|喜欢|爱|吃|喝)", r"\1", clause)
 
 
 # -- objects ------------------------------------------------------------------------------------------
@@ -142,6 +169,8 @@ _EN_LEAD = re.compile(r"^(?:the|a|an|to|eating|drinking|having|some|all|any|most
 _EN_TRAIL = re.compile(r"\s+(?:a lot|so much|very much|too|as well|anymore|any more|these days|nowadays|lately|now|"
                        r"right now|in general|though|actually|really|the most|most of all|more than anything|"
                        r"last (?:week|month|year)|this (?:week|month|year)|recently|again|at all|honestly|overall|"
+                       r"rn|lol|lmao|"
+                       r"haha+|tbh|ngl|btw|fyi|imo|"
                        r"for (?:years|ages|a while)|since (?:i was )?(?:a kid|childhood)|in \d{4}|"
                        r"(?:a|one|two|three|four|five|six|ten|several|a few|\d+) (?:days?|weeks?|months?|years?) ago)$",
                        re.I)

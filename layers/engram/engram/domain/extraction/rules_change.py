@@ -1,0 +1,73 @@
+"""Rules for a state that ended, said as news rather than as "I used to…" (``text.change_of_state``
+covers that form): an activity the user stopped ("I stopped running", "钢琴早就不弹了", "最近不游泳了"),
+a thing given up with its gear ("I sold my guitar"), a relation that ended ("we broke up", "我们分手了")
+or a life that did ("Max passed away"). Every fact these rules find is an ending (tagged ``ended``),
+which closes the belief with the same object and opens nothing.
+
+A breakup or a death often names nobody, or only a first name: ``referred_endings`` ends what the
+user's earlier turns of the batch said that names ("my girlfriend Emma" -> Emma; "my dog Max" ->
+"Max (dog)"). A partner or pet said in an earlier session is not reached from here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..model import Extraction
+from ..model import Predicate as P
+from .rules import Rule
+from .rules_en import ADV, WORD
+from .rules_en_life import _ACTIVITY_END, _DOING, _GOING, _PASTIMES, _PLAYED, _plain_hobby, _series
+from .rules_zh import _HOBBIES, _activity
+from .rules_zh import ADV as ZH_ADV
+
+_I = re.I
+_ACTIVITY = "(?:" + _GOING + "|" + _DOING + "|" + _PASTIMES + "|" + _PLAYED + ")"
+# "I stopped running", "I quit playing chess", "I gave up yoga" (not "I stopped at the shop", "I quit
+# my job": those are no activity of the lists).
+_STOPPED_EN = (r"\bi(?:'ve| have)? " + ADV + r"(?:stopped|quit|gave up|given up|dropped) (?:doing |playing |going )?("
+               + _series(_ACTIVITY) + r")" + _ACTIVITY_END)
+# "I sold my guitar", "I gave away my skis": the gear of an activity gone with it.
+_GEAR_GONE = (r"\bi(?:'ve| have)? " + ADV + r"(?:sold|gave away|given away|got rid of|donated) my (?:old )?("
+              + _PLAYED + r")\b")
+# "最近不游泳了", "我不再打篮球了" (a habit stopped); "钢琴早就不弹了" (the thing first, then the verb stopped).
+_STOPPED_ZH = r"我" + ZH_ADV + r"(?:不再|不|没再)(?:去)?(" + _HOBBIES + r")了"
+_ZH_TOPIC_STOPPED = (r"^([\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r"(?:早就|早已|早|已经|都|也|再也)*(?:不|没)(?:再)?"
+                     r"(?:弹|玩|打|下|拉|踢|练|做|画|唱|跳|学|滑|骑|去)了")
+
+RULES_EN: list[Rule] = [
+    Rule(re.compile(_STOPPED_EN, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
+    Rule(re.compile(_STOPPED_EN, _I), P.HAS_PREFERENCE, lists=True, value=_plain_hobby),
+    Rule(re.compile(_GEAR_GONE, _I), P.HAS_HOBBY, value=_plain_hobby),
+]
+RULES_ZH: list[Rule] = [
+    Rule(re.compile(_STOPPED_ZH), P.HAS_HOBBY, value=_activity),
+    Rule(re.compile(_STOPPED_ZH), P.HAS_PREFERENCE, value=_activity),
+    Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_HOBBY),
+]
+
+# "we broke up", "I broke up with Emma", "we got divorced", "我们分手了", "我和小凯分手了"
+_BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:broke up|split up|"
+                       r"separated|divorced|got divorced|called it off|ended things)(?: with (" + WORD + r"))?\b"
+                       r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了", _I)
+# "Max passed away", "sadly Max died yesterday", "小白去世了"
+_DIED = re.compile(r"^(" + WORD + r") (?:just |sadly |recently )?(?:passed away|died|passed|was put down|"
+                   r"crossed the rainbow bridge)\b"
+                   r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|今天)?(?:去世|过世|死)了")
+_PARTNER = (P.HAS_SPOUSE,)
+_LIVES = (P.HAS_PET, P.HAS_SPOUSE, P.HAS_CHILD, P.HAS_PARENT, P.HAS_SIBLING, P.HAS_FRIEND)
+
+
+def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[P, str]]:
+    """The partner a breakup ends, the pet or person a death ends, as an earlier turn named them."""
+    earlier = [f for f in previous if f.is_fact and f.object and "ended" not in f.tags]
+    if match := _BROKE_UP.search(clause):
+        name = (match.group(1) or match.group(2) or "").strip()
+        return [(f.predicate, f.object) for f in earlier
+                if f.predicate in _PARTNER and (not name or f.object.lower() == name.lower())][-1:]
+    if match := _DIED.search(clause):
+        name = (match.group(1) or match.group(2)).lower()
+        return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES
+                and (f.object.lower() == name or f.object.lower().startswith(name + " ("))]
+    return []

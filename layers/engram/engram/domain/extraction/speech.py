@@ -1,0 +1,139 @@
+"""How people write in a chat, around the facts the rules read: letters of every script in names,
+fillers and interjections ("ugh", "lol", "哈哈"), a statement said beside a request ("I have asthma,
+tips?"), and a subject left out ("moved to Toronto last month", "上个月搬到上海了").
+
+Pure string functions; ``text`` builds clauses with them, rules build names with ``UPPER``/``LETTER``.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _ranges(test) -> str:
+    """The characters of Latin, Greek, Cyrillic and the other cased scripts (below U+3000) that
+    ``test`` accepts, as the body of a character class."""
+    out, start, last = [], None, None
+    for code in range(0x41, 0x3000):
+        if test(chr(code)):
+            if start is None:
+                start = code
+            last = code
+        elif start is not None:
+            out.append(re.escape(chr(start)) + ("-" + re.escape(chr(last)) if last > start else ""))
+            start = None
+    if start is not None:
+        out.append(re.escape(chr(start)) + ("-" + re.escape(chr(last)) if last > start else ""))
+    return "".join(out)
+
+
+# A name starts with a capital in any script with case (José, Łukasz, Søren, Zoë, Nguyễn) and goes
+# on with letters of any case, an apostrophe or a hyphen ("O'Neil", "Jean-Luc"). Han has no case:
+# a Chinese name is found by the Chinese rules.
+UPPER = "[" + _ranges(lambda c: c.isupper() or c.istitle()) + "]"
+LETTER = "[" + _ranges(str.isalpha) + "'’-]"
+
+# -- fillers: words that carry no fact and may open or close any clause ------------------------------
+
+_EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|so|well|honestly|btw|by the way|"
+               r"fyi|tbh|ngl|imo|anyway|anyways|yeah|yep|yup|lately|update|big news|news|quick update|fun fact|"
+               r"guess what|weird thing|funny thing|sadly|unfortunately|luckily|wow|omg|welp|alright|and|also|"
+               r"plus|side note|just so you know|for context|context")
+_EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
+_EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
+                             r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
+_ZH_FILLER_HEAD = re.compile(r"^(?:(?:哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|跟你说个事|跟你说|"
+                             r"告诉你|说真的|老实说|其实|好吧|行吧)[，,！!。~～\s]*)+")
+# A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
+_ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈+|啊|呀|呗|啦|哦|噢|哟|耶|哈哈+|嘿嘿|[~～!！])+$")
+
+
+def without_fillers(clause: str) -> str:
+    """The clause without the interjections and discourse words around it ("" if that is all it is)."""
+    if re.search(r"[\u4e00-\u9fff]", clause):
+        return _ZH_FILLER_TAIL.sub("", _ZH_FILLER_HEAD.sub("", clause.strip())).strip(" ，,")
+    return _EN_FILLER_TAIL.sub("", _EN_FILLER_HEAD.sub("", clause.strip())).strip(" ,")
+
+
+# -- questions, clause by clause ----------------------------------------------------------------------
+
+# A clause asks when it opens as a question (a wh-word, an auxiliary before its subject) or as a bare
+# request ("any tips?", "ideas for a party?", "help me outline it?").
+_EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?(?:do|does|did|am|is|are|can|could|would|"
+                      r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
+                      r"wouldn't|can't|what|what's|whats|who|who's|where|where's|when|why|how|how's|which|whose|"
+                      r"any|anything|tips|ideas|thoughts|suggestions|recommendations|recs|advice|help|pls|please|"
+                      r"suggest|recommend|need|want|got|know)\b", re.I)
+# "I'm 35, right?": a tag asks about the whole sentence, its statement included.
+_EN_TAG = re.compile(r"^(?:right|correct|true|yes|no|yeah|huh|eh|ok|okay|isn't it|aren't i|am i not|don't i|"
+                     r"didn't i|haven't i|wasn't i|isn't that right|is that right|is that true|remember|or not)"
+                     r"\s*[?？!]*$", re.I)
+_ZH_ASKS = re.compile(r"吗|呢|么|啥|什么|哪|怎么|怎样|为什么|是不是|有没有|会不会|能不能|可不可以|要不要|对不对|"
+                      r"多少|几|谁|咋|如何|[?？]")
+_ZH_TAG = re.compile(r"^(?:对吧|是吧|对不对|是不是|没错吧|对吗|是吗|记得吗|你记得吗|还记得吗)[?？]*$")
+_EN_SEGMENTS = re.compile(r",\s*|\s+(?=(?:so|and|but)\s+(?:what|how|why|where|which|who|any|can|could|should|do|"
+                          r"does|is|are)\b)", re.I)
+_ZH_SEGMENTS = re.compile(r"[，,]\s*")
+
+
+def statement_part(sentence: str, asks: bool) -> str:
+    """What of a sentence is said rather than asked. A sentence that is not a question is said
+    whole; in a question, the clauses before the first one that asks are said ("I have asthma so
+    running is rough, tips?" says "I have asthma so running is rough"), unless a tag ("…, right?")
+    asks about them. "" when all of it asks ("Am I allergic to nuts?", "我是不是胖了？")."""
+    if not asks:
+        return sentence
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
+    segments = [s for s in (_ZH_SEGMENTS if chinese else _EN_SEGMENTS).split(sentence.strip()) if s.strip()]
+    if not segments or (_ZH_TAG if chinese else _EN_TAG).match(without_fillers(segments[-1])):
+        return ""
+    said: list[str] = []
+    for index, segment in enumerate(segments):
+        bare = without_fillers(segment)
+        last = index == len(segments) - 1
+        if last or (_ZH_ASKS.search(bare) if chinese else _EN_ASKS.match(bare) or bare.endswith("?")):
+            break
+        said.append(segment)
+    return ("，" if chinese else ", ").join(said)
+
+
+# -- a subject left out -------------------------------------------------------------------------------
+
+# Verbs a chat message drops "I" before when the writer talks about themself: "just turned 34",
+# "moved back home to Toronto", "studied nursing at McGill", "now working as a data analyst".
+EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
+              r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
+              r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up)"
+              r"|(?:working as|working at|living in|based in|studying|majoring))\b")
+_EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
+# Whose clause it is: the user's ("I …", or a clause that dropped "I" itself).
+_EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b", re.I)
+
+
+def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
+    """"I" put back before a verb that dropped it, at the start of a sentence or after a clause of
+    the user's ("I went to Duke for undergrad, majored in economics"); after a clause about someone
+    else ("my wife grew up in Ohio, moved to Texas") the subject is theirs and nothing is added."""
+    if not (sentence_start or after_user):
+        return part
+    match = _EN_DROPPED.match(part)
+    if match is None:
+        return part
+    return ("I'm " if re.search(r"(?:ing|based) \w+$|ing$", match.group(0)) else "I ") + part
+
+
+def is_users(part: str) -> bool:
+    return bool(_EN_USER_CLAUSE.match(part))
+
+
+# "上个月搬到上海了", "最近不游泳了", "跳槽去字节了": a first clause without "我" whose verb is one a
+# user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
+_ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
+            r"也|又|还)*")
+_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住在|跳槽|辞职|离职|入职|退休|不再|"
+                         r"不(?=[\u4e00-\u9fff]{1,4}了$)"
+                         r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡))")
+
+
+def with_zh_subject(part: str) -> str:
+    return "我" + part if _ZH_DROPPED.match(part) else part
