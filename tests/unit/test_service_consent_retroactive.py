@@ -82,7 +82,7 @@ def test_child_mode_takes_back_everything_it_forbids(deps, user, long_term, age)
     assert (answer["child_mode"], answer["long_term"]) == (True, False)
     assert_only_what_child_mode_keeps(deps, user)
     [entry] = taken_back(deps, user.scope)
-    assert entry == {**entry, "child_mode": True, "episodes": 4, "turns": 5, "session_turns": 5, "task_changes": 2,
+    assert entry == {**entry, "child_mode": True, "episodes": 5, "turns": 5, "session_turns": 5, "task_changes": 2,
                      "data_keys_rotated": 1} and entry["graph_nodes"] > 0 and entry["audit_entries"] > 0
     assert words_in(deps.audit.entries(user.scope)) == []
 

@@ -45,11 +45,11 @@ def test_step_by_step_through_json_equals_the_in_process_chain(settings, alice):
         set_consent(d, alice, True, None)
     expected = run_ingest(in_process, alice, request)
     value = through_lambdas(stepped, {"tenant": alice.tenant, "user_id": alice.user_id, "body": request})
-    assert comparable(value) == comparable(expected) and len(expected["extracted"]) == 4
+    assert comparable(value) == comparable(expected) and len(expected["extracted"]) == 5
     assert value["accepted"] == expected["accepted"] == 3
     assert value["message_ids"] == expected["message_ids"] == ["m1", "m2", "m3"]
     assert [d["event_id"] for d in episodes(stepped, alice)] == [d["event_id"] for d in episodes(in_process, alice)]
-    assert len(episodes(stepped, alice)) == 2
+    assert len(episodes(stepped, alice)) == 3
     assert [(i["predicate"], i["message_ids"]) for i in stepped.graph.items(alice)] == [
         (i["predicate"], i["message_ids"]) for i in in_process.graph.items(alice)] == [("allergic_to", ["m1"])]
 
@@ -274,10 +274,25 @@ def test_users_are_kept_apart(deps, alice, bob):
     assert deps.turns.turns(bob) == [] and deps.episodes.all_for_user(bob) == []
 
 
-def test_assistant_turns_are_logged_but_are_no_memory(deps, alice):
-    result = run_ingest(deps, alice, body(message("You said you love jazz.", "m1", role="assistant")))
-    assert result["extracted"] == [] and episodes(deps, alice) == []
-    assert [t["role"] for t in deps.turns.turns(alice)] == ["assistant"]
+def test_what_the_assistant_said_is_an_episode_of_its_own_kind_never_a_belief(deps, consenting):
+    result = run_ingest(deps, consenting, body(
+        message("Any ideas for a rainy Sunday?", "m1"),
+        message("You said you love jazz. Maybe try the Blue Note brunch set, or bake the lemon tart I gave you.",
+                "m2", role="assistant")))
+    [answer] = [e for e in episodes(deps, consenting) if e["message_ids"] == ["m2"]]
+    assert answer["type"] == "assistant" and "Blue Note" in answer["text"]
+    # Its hedge ("maybe") is how the assistant put it, not a doubt about the user.
+    assert answer["weight"] == 1.0 and "tentative" not in answer["tags"]
+    # Embedded with the request it answered, so either finds the other.
+    assert answer["context"] == "Any ideas for a rainy Sunday?"
+    assert [x["kind"] for x in result["extracted"]] == ["episode", "episode"]
+    assert deps.graph.items(consenting) == []  # "you love jazz" is the assistant's, not the user's word
+    assert [t["role"] for t in deps.turns.turns(consenting)] == ["user", "assistant"]
+
+
+def test_the_assistants_pleasantries_are_chatter(deps, alice):
+    run_ingest(deps, alice, body(message("Thanks!", "m1", role="assistant")))
+    assert [e["type"] for e in episodes(deps, alice)] == ["small_talk"]
 
 
 # -- sensitive turns and facts -----------------------------------------------------------------

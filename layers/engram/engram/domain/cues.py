@@ -34,6 +34,28 @@ _ADDRESSED = re.compile(
     r"recall (?:when|what|where|who|how|that|if|whether|the time))\b|还记得|记得|记不记得",
     re.IGNORECASE,
 )
+# What the assistant itself said, asked after the fact ("What did you recommend for ...?", "the
+# example you gave me", "你上次推荐的那本书", "你给我举的例子"): a memory question about the assistant's
+# own turns. A request made now ("Can you recommend a book?", "你推荐一本书吧") is none.
+_SAID_VERBS = (r"recommend(?:ed)?|suggest(?:ed)?|say|said|tell|told|mention(?:ed)?|explain(?:ed)?|give|gave|"
+               r"show(?:ed)?|shown|write|wrote|written|promise[ds]?|propose[ds]?|advise[ds]?|list(?:ed)?|"
+               r"share[ds]?|teach|taught|come up with|came up with|pick(?:ed)?|plan(?:ned)?|draft(?:ed)?|"
+               r"send|sent|name[ds]?|call(?:ed)?|use[ds]?|walk(?:ed)? me through|warn(?:ed)?|remind(?:ed)?")
+_ASSISTANT_SAID = re.compile(
+    rf"\b(?:(?:did|have|had) you (?:ever |once |already )?(?:{_SAID_VERBS})"
+    r"|you (?:once |already |just |previously |earlier )?(?:recommended|suggested|said|told|mentioned|explained|gave|"
+    r"showed|shown|wrote|promised|proposed|advised|listed|shared|taught|came up with|picked|planned|drafted|"
+    r"sent|named|called|used|warned|reminded|walked me through)"
+    r"|(?:your|the assistant's) (?:earlier |previous |last |old )?(?:recommendations?|suggestions?|advice|"
+    r"examples?|explanations?|answers?|tips?|ideas?|plans?|lists?|code|snippets?|promises?)(?= (?:for|about|on|"
+    r"from|last|earlier|before|you)\b| (?:again|was|were)\b)"
+    r"|(?:did|has) the assistant (?:ever )?(?:" + _SAID_VERBS + r")|the assistant (?:recommended|suggested|said|"
+    r"told|mentioned|explained|gave|showed|wrote|promised))\b"
+    r"|(?:你|您|助手)(?:之前|以前|上次|上回|刚才|那天|昨天|前几天|当时)?(?:给我|跟我|帮我|对我|为我|替我|和我)?"
+    r"(?:推荐|建议|说|讲|提|介绍|举|写|列|教|分享|解释|答应|承诺|安排|整理|算|出|发|提醒|告诉|选|起|取|定|做)"
+    r"(?:了|出)?(?:过|的)",
+    re.IGNORECASE,
+)
 _TEMPORAL = re.compile(r"\b(?:last time|before|previously|earlier)\b|上次|之前|以前|上回", re.IGNORECASE)
 # The user (or the user and the assistant) is part of what is asked.
 _PERSONAL = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|our|ours|us|the user|this user)\b"
@@ -90,8 +112,13 @@ _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
 
 
+def asks_what_assistant_said(query: str) -> bool:
+    """The question asks what the assistant itself said, recommended, explained or promised."""
+    return bool(_ASSISTANT_SAID.search(query))
+
+
 def is_memory_question(query: str) -> bool:
-    if _CONVERSATIONAL.search(query):
+    if _CONVERSATIONAL.search(query) or asks_what_assistant_said(query):
         return True
     topic = topic_of(query)
     personal = bool(_PERSONAL.search(query))  # the whole question: a Chinese cue carries its 我

@@ -60,6 +60,15 @@ class RecallRecipe:
     # choice in 4 of 5 leave-one-conversation-out folds; 0.35 would catch 0.94, but on short
     # memories "What's my job?" is 0.32 to "I work as a nurse" ("flying" 0.36 to "I booked a
     # flight", "pet" 0.40 to "I adopted a grey cat"): 0.30 keeps them (e5, calibrated: 0.34-0.41).
+    # What the assistant said, when the question asks for it ("What did you recommend ...?"): its
+    # answer, not the user's request that shares the words, is the record.
+    assistant_boost: float = 0.5
+    # An event's relevance (what the guard and the floor read) puts its cosine on the scale of the
+    # user's own background for the question (``background_cosine``) rather than the model's fixed
+    # one: 0 where this user's unrelated memories sit. ``background_prior_docs`` pseudo-events of
+    # the model's own level steady it for a user with few events.
+    background_relevance: bool = True
+    background_prior_docs: int = 10
     unheard_share: float = 0.6
     unheard_closeness: float = 0.30
     unheard_checked: int = 3
@@ -95,6 +104,22 @@ def calibrated_cosine(cosine: float, unrelated: float) -> float:
     unrelated texts, 1 for the same text. MiniLM's unrelated pairs sit near 0 (unchanged); e5's
     near 0.7, where a raw 0.75 means "barely related", not "a strong match"."""
     return (cosine - unrelated) / (1.0 - unrelated) if unrelated < 1.0 else cosine
+
+
+def background_cosine(cosines: Sequence[float], unrelated: float, prior_docs: int) -> float:
+    """Where this user's memories that do not answer the question sit, for this question and this
+    model: the median cosine of the user's nearest events, shrunk towards the model's own
+    ``unrelated`` level by ``prior_docs`` pseudo-events (a user with three events says little), and
+    never below it. A model that reads a language poorly puts every text of it close to every
+    other (MiniLM: any two Chinese sentences near 0.8); measured against the user's own memories,
+    "close" then means nothing, where against a fixed scale it meant a record."""
+    if not cosines:
+        return unrelated
+    ordered = sorted(cosines)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    shrunk = (len(ordered) * median + prior_docs * unrelated) / (len(ordered) + prior_docs)
+    return max(unrelated, shrunk)
 
 
 def reciprocal_rank_fusion(rankings: Iterable[tuple[Sequence[str], float]], k: int = RRF_K) -> dict[str, float]:
@@ -217,6 +242,12 @@ def unavailable_block(layers: Sequence[str]) -> str:
 
 
 _EVENT_LAYERS = ("episode", "archive")
+ASSISTANT_EVENT = "assistant"  # domain.model.EventType.ASSISTANT
+_ASSISTANT_CHARS = 700  # a long answer's head in the block: the rest stays in the item
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= _ASSISTANT_CHARS else text[:_ASSISTANT_CHARS - 1].rstrip() + "…"
 
 
 def _day(iso: str, weekday: bool) -> str:
@@ -252,6 +283,16 @@ def context_block(items: Sequence[RecallItem], max_tokens: int, temporal: bool =
     lines = ["What you know about this user (most relevant first):"]
     budget = max_tokens * 4 - len(lines[0])
     for item in items:
+        if item.layer in _EVENT_LAYERS and item.type == ASSISTANT_EVENT:
+            # Who said it, plainly: the agent must not take its own advice for the user's words.
+            day = _day(item.provenance.get("ts") or item.valid_from or "", temporal)
+            line = (f"- [{item.layer}] you (the assistant) told the user{' on ' + day if day else ''}: "
+                    f"{_clipped(item.text)} (confidence {item.decayed_confidence:.2f})")
+            if len(line) + 1 > budget:
+                break
+            lines.append(line)
+            budget -= len(line) + 1
+            continue
         if item.layer in _EVENT_LAYERS:
             when = when_said(item, temporal)
         else:

@@ -31,6 +31,9 @@ class EventType(StrEnum):
     FACT = "fact"
     SMALL_TALK = "small_talk"
     GREETING = "greeting"
+    # What the assistant said (a recommendation, an explanation, a promise, an answer): memory of
+    # its own kind, never a belief about the user.
+    ASSISTANT = "assistant"
 
 
 class TrustSource(StrEnum):

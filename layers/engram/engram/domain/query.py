@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .cues import is_memory_question, names_in, topic_of
+from .cues import asks_what_assistant_said, is_memory_question, names_in, topic_of
 from .extraction import STOPWORDS
 from .limits import MAX_ALIAS_CHARS, MAX_ALIASES
 from .model import Predicate
@@ -137,6 +137,7 @@ class QueryIntent:
     names: tuple[str, ...] = ()  # proper names asked about: a record must mention one of them
     overview: bool = False  # the user as a whole ("What do you know about me?")
     about_food: bool = False  # what the user eats: allergies and diet are always read
+    about_assistant: bool = False  # what the assistant said ("What did you recommend ...?")
 
     @property
     def subject_terms(self) -> tuple[str, ...]:
@@ -191,7 +192,7 @@ def analyse(query: str, now: datetime) -> QueryIntent:
         temporal=bool(_TEMPORAL.search(query)), recency=bool(_RECENCY.search(query)),
         wants_history=bool(_HISTORY.search(query)), wants_verbatim=bool(_VERBATIM.search(query)),
         window=window, predicates=predicates, topic=topic, names=names_in(query), overview=overview,
-        about_food=bool(_FOOD.search(topic)),
+        about_food=bool(_FOOD.search(topic)), about_assistant=asks_what_assistant_said(query),
     )
 
 

@@ -20,10 +20,11 @@ from dataclasses import dataclass, replace
 
 from ..bootstrap import Dependencies
 from ..domain.cleaning import clean_turn, order_turns, validate_id
+from ..domain.cleansing import TENTATIVE_TAG
 from ..domain.cleansing import cleanse as cleanse_extraction
 from ..domain.codec import from_jsonable, to_jsonable
 from ..domain.consent import Permissions
-from ..domain.extraction import extract_event, extract_facts
+from ..domain.extraction import extract_event, extract_facts, extract_reply
 from ..domain.model import Extraction, Role, Scope, Turn
 from ..errors import Conflict, PayloadTooLarge, Unprocessable, ValidationFailed
 from ..ports import LlmExtractor
@@ -85,8 +86,8 @@ def extract(batch: TurnBatch, llm: LlmExtractor | None = None,
     adds facts the rules did not find."""
     items, said = [], []  # said: the facts of earlier turns, which a correction ("I meant 31") refers to
     for turn in batch.turns:
-        if turn.role is not Role.USER:
-            items.append(ExtractedTurn(turn, None))
+        if turn.role is not Role.USER:  # what the assistant said is memory, never the user's belief
+            items.append(ExtractedTurn(turn, extract_reply(turn)))
             continue
         facts = extract_facts(turn, said)
         if llm is not None and permissions.llm_may_read(sensitive=any(f.sensitive for f in facts)):
@@ -105,6 +106,14 @@ def cleanse(batch: ExtractedBatch) -> ExtractedBatch:
             items.append(item)
             continue
         text, sent_at = item.turn.content, item.turn.client_ts
+        if item.turn.role is not Role.USER:
+            # The assistant's "you might try..." is what it said, not a doubt about the user: its
+            # times are resolved, its hedges not counted against it.
+            said = cleanse_extraction(item.event, text, sent_at)
+            items.append(replace(item, event=replace(
+                said, tags=tuple(t for t in said.tags if t != TENTATIVE_TAG), weight=item.event.weight,
+                confidence=item.event.confidence)))
+            continue
         event = cleanse_extraction(item.event, text, sent_at)
         facts = tuple(cleanse_extraction(f, text, sent_at) for f in item.facts)
         items.append(ExtractedTurn(item.turn, event, facts))

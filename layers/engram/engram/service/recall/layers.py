@@ -20,6 +20,7 @@ from ...domain.fusion import (
     RRF_K,
     RecallItem,
     RecallRecipe,
+    background_cosine,
     best_cosine,
     calibrated_cosine,
     convex_scores,
@@ -40,7 +41,7 @@ from ...domain.lexical import (
     weighted_overlap,
     weights,
 )
-from ...domain.model import PREDICATES, Predicate, Scope
+from ...domain.model import PREDICATES, EventType, Predicate, Scope
 from ...domain.query import QueryIntent, content_terms, lexical_text
 from ...domain.records import SessionRef
 from ...errors import EngramError, StoreUnavailable
@@ -58,6 +59,8 @@ _OWN_NAMES_WAIT_S = 0.3
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
 _NO_SUBSTANCE = ("greeting", "small_talk")
+# The user as a whole is what they said: the assistant's answers are not about them.
+_NOT_ABOUT_THE_USER = (*_NO_SUBSTANCE, "assistant")
 
 
 def _parse(ts: str) -> datetime:
@@ -225,10 +228,14 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
-    cosine = {d["event_id"]: calibrated_cosine(2 * d["_score"] - 1, unrelated) for d in knn}
+    raw = {d["event_id"]: 2 * d["_score"] - 1 for d in knn}
     if vector is not None:  # events the index does not show yet: the same cosine, here
-        cosine |= {i: unit_cosine(vector, fresh_vectors[i], unrelated) for i in unseen
-                   if i in docs and fresh_vectors[i]}
+        raw |= {i: unit_cosine(vector, fresh_vectors[i], 0.0) for i in unseen if i in docs and fresh_vectors[i]}
+    cosine = {i: calibrated_cosine(c, unrelated) for i, c in raw.items()}
+    # What counts as evidence is measured against this user's other memories (the guard's scale).
+    baseline = (background_cosine(list(raw.values()), unrelated, recipe.background_prior_docs)
+                if recipe.background_relevance else unrelated)
+    evidence_cosine = {i: calibrated_cosine(c, baseline) for i, c in raw.items()}
     term_weights = weights(terms, df, user_docs)
     evidence = evidence_weights(term_weights)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
@@ -260,9 +267,11 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         if intent.recency:
             score *= 1 + recipe.recency_weight / (1 + by_recency.index(event_id))
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
+        if intent.about_assistant and doc["type"] == EventType.ASSISTANT:
+            score *= 1 + recipe.assistant_boost
         if doc.get("evicted"):
             score *= COLD_TIER_FACTOR
-        relevance = max(cosine.get(event_id, 0.0), weighted_overlap(evidence, tokens[event_id]))
+        relevance = max(evidence_cosine.get(event_id, 0.0), weighted_overlap(evidence, tokens[event_id]))
         if relevance < recipe.relevance_floor:
             continue
         if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
@@ -295,7 +304,7 @@ def recent_events(deps: Dependencies, scope: Scope, now: datetime) -> list[Recal
     """The user's newest events (no greetings or small talk), newest first: what a question about
     the user as a whole gets besides their beliefs."""
     items = []
-    for rank, found in enumerate(deps.episodes.recent(scope, _OVERVIEW_EVENTS, skip_types=_NO_SUBSTANCE)):
+    for rank, found in enumerate(deps.episodes.recent(scope, _OVERVIEW_EVENTS, skip_types=_NOT_ABOUT_THE_USER)):
         doc = reveal_episode(deps.keys, scope, found)
         score = _OVERVIEW_RELEVANCE * (0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)) / (1 + 0.05 * rank)
         items.append(_episode_item(doc, now, score, _OVERVIEW_RELEVANCE))
