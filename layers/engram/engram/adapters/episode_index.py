@@ -59,6 +59,8 @@ def index_body(dimension: int, shards: int = 1, replicas: int = 0) -> dict:
                 "summary": _TEXT, "text": _TEXT, "keywords": {"type": "keyword"},
                 # The turn before this one in its session: what a short answer is an answer to.
                 "context": _TEXT,
+                # An assistant's answer: the message id of the user's request it answered.
+                "reply_to": {"type": "keyword"},
                 "raw_sha256": {"type": "keyword"}, "message_ids": {"type": "keyword"},
                 "session_id": {"type": "keyword"}, "device_id": {"type": "keyword"},
                 "ts": {"type": "date"}, "occurred_at": {"type": "date"},

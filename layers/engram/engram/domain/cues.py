@@ -53,7 +53,10 @@ _ASSISTANT_SAID = re.compile(
     r"told|mentioned|explained|gave|showed|wrote|promised))\b"
     r"|(?:你|您|助手)(?:之前|以前|上次|上回|刚才|那天|昨天|前几天|当时)?(?:给我|跟我|帮我|对我|为我|替我|和我)?"
     r"(?:推荐|建议|说|讲|提|介绍|举|写|列|教|分享|解释|答应|承诺|安排|整理|算|出|发|提醒|告诉|选|起|取|定|做)"
-    r"(?:了|出)?(?:过|的)",
+    r"(?:了|出)?(?:过|的)"
+    # Said at a time past ("你之前建议我…", "你上次说…"): what follows may be anything.
+    r"|(?:你|您|助手)(?:之前|以前|上次|上回|那天|昨天|前几天|当时)(?:给我|跟我|帮我|对我|为我|替我|和我)?"
+    r"(?:推荐|建议|说|讲|提|介绍|举|写|列|教|分享|解释|答应|承诺|安排|整理|告诉|提醒)",
     re.IGNORECASE,
 )
 _TEMPORAL = re.compile(r"\b(?:last time|before|previously|earlier)\b|上次|之前|以前|上回", re.IGNORECASE)

@@ -68,7 +68,7 @@ class RecallRecipe:
     # one: 0 where this user's unrelated memories sit. ``background_prior_docs`` pseudo-events of
     # the model's own level steady it for a user with few events.
     background_relevance: bool = True
-    background_prior_docs: int = 10
+    background_prior_docs: int = 3
     unheard_share: float = 0.6
     unheard_closeness: float = 0.30
     unheard_checked: int = 3
@@ -106,19 +106,20 @@ def calibrated_cosine(cosine: float, unrelated: float) -> float:
     return (cosine - unrelated) / (1.0 - unrelated) if unrelated < 1.0 else cosine
 
 
-def background_cosine(cosines: Sequence[float], unrelated: float, prior_docs: int) -> float:
+def background_cosine(cosines: Sequence[float], unrelated: float, prior_docs: int, answers: int = 3) -> float:
     """Where this user's memories that do not answer the question sit, for this question and this
-    model: the median cosine of the user's nearest events, shrunk towards the model's own
-    ``unrelated`` level by ``prior_docs`` pseudo-events (a user with three events says little), and
-    never below it. A model that reads a language poorly puts every text of it close to every
-    other (MiniLM: any two Chinese sentences near 0.8); measured against the user's own memories,
-    "close" then means nothing, where against a fixed scale it meant a record."""
-    if not cosines:
+    model: the median cosine of the user's nearest events past the first ``answers`` (which may be
+    what is asked), shrunk towards the model's own ``unrelated`` level by ``prior_docs``
+    pseudo-events (a user with three events says little), and never below it. A model that reads
+    a language poorly puts every text of it close to every other (MiniLM: any two Chinese
+    sentences near 0.8): measured against the user's own memories, "close" then means nothing,
+    where on a fixed scale it meant a record."""
+    rest = sorted(cosines, reverse=True)[answers:]
+    if not rest:
         return unrelated
-    ordered = sorted(cosines)
-    middle = len(ordered) // 2
-    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-    shrunk = (len(ordered) * median + prior_docs * unrelated) / (len(ordered) + prior_docs)
+    middle = len(rest) // 2
+    median = rest[middle] if len(rest) % 2 else (rest[middle - 1] + rest[middle]) / 2
+    shrunk = (len(rest) * median + prior_docs * unrelated) / (len(rest) + prior_docs)
     return max(unrelated, shrunk)
 
 

@@ -17,7 +17,7 @@ from ..domain import crypto
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.keys import digest_parts
 from ..domain.lexical import repeats_wording
-from ..domain.model import EventType, Scope
+from ..domain.model import EventType, Role, Scope
 from ..domain.records import AuditEntry, Fact, SessionRef, UserState
 from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
@@ -43,7 +43,8 @@ def task_id_for(scope: Scope, message_id: str) -> str:
     return f"t-{_digest(scope.tenant, scope.user_id, message_id, size=16)}"
 
 
-def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context: str) -> dict:
+def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context: str,
+               reply_to: str | None = None) -> dict:
     event, turn = item.event, item.turn
     return {
         "event_id": event_id(batch.scope, turn.message_id), "type": event.type.value,
@@ -56,22 +57,30 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
         "confidence": event.confidence, "trust_source": event.source.value, "weight": event.weight,
         "tags": list(event.tags), "sensitive": event.sensitive and not child, "evicted": False, "archived": False,
         "merged_count": 1, "updated_at": _iso(datetime.now(UTC)),
+        # An assistant's answer names the request it answered: a question about either finds both.
+        **({"reply_to": reply_to} if reply_to else {}),
     }
 
 
-def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list, sealed_ids: set[str]) -> dict[str, str]:
+def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list,
+                    sealed_ids: set[str]) -> tuple[dict[str, str], dict[str, str]]:
     """For each turn, the text of the turn before it in the session (this batch or earlier); empty
-    after a sealed turn, whose words must not reach a neighbour's event in clear."""
+    after a sealed turn, whose words must not reach a neighbour's event in clear. And for each
+    assistant turn that follows one of the user's, the request it answered (its message id)."""
     earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
-    previous = ""
+    previous, previous_id, previous_role = "", None, None
     if earlier:
         logged = deps.turns.turns(ref.scope, [earlier[-1]["message_id"]])
         previous = "" if any(crypto.is_sealed(row["content"]) for row in logged) else earlier[-1]["content"]
-    out = {}
+        previous_id, previous_role = earlier[-1]["message_id"], earlier[-1].get("role")
+    out, answered = {}, {}
     for turn in turns:
         out[turn.message_id] = previous[:CONTEXT_CHARS]
+        if turn.role is Role.ASSISTANT and previous_role == Role.USER.value and previous_id:
+            answered[turn.message_id] = previous_id
         previous = "" if turn.message_id in sealed_ids else turn.content
-    return out
+        previous_id, previous_role = turn.message_id, turn.role.value
+    return out, answered
 
 
 def _fold_duplicates(docs: list[dict], hits: list[list[dict]]) -> tuple[dict, dict, list[AuditEntry]]:
@@ -133,7 +142,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     new_ids = deps.turns.append(scope, batch.session_id, batch.device_id,
                                 seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
                                 else turns, keep_content=not child)
-    context = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
+    context, answered = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
     items = [item for item in batch.items if item.event is not None]
     # The turn log holds the batch: the rest runs at once, the episodes (embedded here group by
     # group, each group written beside; repeats folded; the cap) and working memory, tasks and the
@@ -141,7 +150,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     # other side whatever happens).
     beside = _beside(_write_beside, batch, deps, state, ref, items)
     try:
-        extracted, audit = _write_episodes(batch, deps, child, context, items, new_ids)
+        extracted, audit = _write_episodes(batch, deps, child, context, answered, items, new_ids)
     finally:
         futures.wait([beside])
     more_extracted, more_audit = beside.result()
@@ -151,9 +160,11 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
 
 
 def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, context: dict[str, str],
+                    answered: dict[str, str],
                     items: list[ExtractedTurn], new_ids: set[str]) -> tuple[list[dict], list[AuditEntry]]:
     scope = batch.scope
-    docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, "")) for item in items]
+    docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, ""), answered.get(item.turn.message_id))
+            for item in items]
     # A retry (the turn log had the message) must not overwrite what happened to its event since:
     # merges, feedback, forgetting. An event the first attempt never stored (it crashed after the
     # turn log) is written now: the retry finishes the job.

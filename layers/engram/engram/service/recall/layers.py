@@ -248,6 +248,15 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
              (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
     else:
         scores = convex_scores(cosine, bm25_scores, recipe.dense_weight, recipe.lexical_weight)
+    answers: dict[str, str] = {}  # an answer found through its request: answer -> request
+    if intent.about_assistant:
+        # "What did you recommend for my flight?" is worded like the request, not the answer: an
+        # answer is as relevant as the request it answered, and then ranks above it.
+        asked = {mid: i for i, d in docs.items() if d["type"] != EventType.ASSISTANT for mid in d["message_ids"]}
+        for i, d in docs.items():
+            if (request := asked.get(d.get("reply_to"))) is not None:
+                scores[i] = max(scores.get(i, 0.0), scores.get(request, 0.0))
+                answers[i] = request
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
@@ -272,6 +281,9 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         if doc.get("evicted"):
             score *= COLD_TIER_FACTOR
         relevance = max(evidence_cosine.get(event_id, 0.0), weighted_overlap(evidence, tokens[event_id]))
+        if event_id in answers:
+            request = answers[event_id]
+            relevance = max(relevance, evidence_cosine.get(request, 0.0), weighted_overlap(evidence, tokens[request]))
         if relevance < recipe.relevance_floor:
             continue
         if foreground and not any(tokens[event_id].frequency(n) for n in foreground):

@@ -1,0 +1,127 @@
+"""What the assistant said is memory the user expects it to keep ("你上次给我举的那个例子变量名叫什么",
+"What did you recommend for my flight?"): the assistant's turns are episodes of their own kind,
+asked for as such, found before the user's request that shares their words, and said in the
+context block as the assistant's; never the user's beliefs. And the guard's scale is the user's
+own background for the question, whatever the model's cosines run at."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engram.domain.cues import asks_what_assistant_said, is_memory_question
+from engram.domain.fusion import background_cosine, calibrated_cosine
+from engram.service.ingestion import run_ingest
+from engram.service.recall import RecallRequest, run_in_process
+from tests.unit.support import T0, body, message
+
+NOW = T0 + timedelta(days=3)
+
+
+@pytest.mark.parametrize("query", [
+    "What did you recommend for my flight?", "Which cruise line did you suggest?",
+    "What was the function you wrote for me to clean the dataframe?", "Remind me of the example you gave me.",
+    "Did you ever tell me how to repot a cactus?", "What was your suggestion for the ramen place again?",
+    "你上次推荐的那本书叫什么？", "你给我举的那个例子变量名叫什么", "你给我推荐过哪些电影？",
+    "你之前建议我早饭吃什么来着",
+    "助手说过什么关于基金定投的？",
+])
+def test_a_question_about_what_the_assistant_said_is_a_memory_question(query):
+    assert asks_what_assistant_said(query) and is_memory_question(query)
+
+
+@pytest.mark.parametrize("query", [
+    "Can you recommend a book?", "What is your recommendation?", "Suggest a snack for me.",
+    "What did I tell you about my dog?",
+    "你推荐一本书吧", "你说我该怎么办", "给我举个例子", "What do you suggest I cook tonight?",
+])
+def test_a_request_made_now_is_not_about_what_the_assistant_said(query):
+    assert not asks_what_assistant_said(query)
+
+
+@pytest.fixture
+def advised(deps, consenting):
+    turns = [("Any book ideas for my flight to Tokyo? I get bored on planes.", "user"),
+             ("For a long flight I'd suggest 'Project Hail Mary' by Andy Weir: fast, funny and easy to pick up "
+              "again after a nap. If you want something calmer, 'The Remains of the Day' is a good second.",
+              "assistant"),
+             ("I'm allergic to peanuts, by the way.", "user"),
+             ("Noted. I'll keep peanuts out of every snack idea.", "assistant"),
+             ("我想学Python，给我举个例子吧", "user"),
+             ("好的，比如统计成绩：scores = [88, 92, 75]，average_score = sum(scores) / len(scores)，"
+              "这里的 average_score 就是平均分。", "assistant")]
+    messages = [message(text, f"m{i}", T0 + timedelta(minutes=i), role) for i, (text, role) in enumerate(turns)]
+    run_ingest(deps, consenting, body(*messages))
+    return consenting
+
+
+def ask(deps, scope, query: str, k: int = 5) -> dict:
+    return run_in_process(deps, RecallRequest.parse(scope, query, k, NOW.isoformat()))
+
+
+def test_the_assistants_answer_is_found_before_the_request_that_shares_its_words(deps, advised):
+    answer = ask(deps, advised, "What book did you recommend for my flight?")
+    assert answer["memory_dependent"] and not answer["no_record"]
+    top = answer["items"][0]
+    assert top["type"] == "assistant" and "Project Hail Mary" in top["text"]
+    assert "you (the assistant) told the user on 2026-11-20" in answer["context_block"]
+    assert "Project Hail Mary" in answer["context_block"]
+
+
+def test_the_example_the_assistant_gave_in_chinese_is_found(deps, advised):
+    answer = ask(deps, advised, "你上次给我举的那个Python例子变量名叫什么？")
+    assert not answer["no_record"]
+    assert any(i["type"] == "assistant" and "average_score" in i["text"] for i in answer["items"][:3])
+
+
+def test_what_the_assistant_said_is_never_a_belief_about_the_user(deps, advised):
+    beliefs = {(i["type"], i["text"]) for i in ask(deps, advised, "What do you know about me?")["items"]
+               if i["layer"] == "profile"}
+    assert any(kind == "allergic_to" for kind, _ in beliefs)
+    everything = ask(deps, advised, "What do you know about me?", k=20)["items"]
+    # The user as a whole is what they said: the assistant's answers are not about them.
+    assert not [i for i in everything if i["layer"] == "episode" and i["type"] == "assistant"]
+
+
+# -- the guard's scale ------------------------------------------------------------------------
+
+@given(st.lists(st.floats(-1, 1), min_size=1, max_size=80), st.floats(0, 0.9), st.floats(0, 0.9))
+def test_relevance_does_not_depend_on_where_a_model_puts_unrelated_texts(cosines, unrelated, squeeze):
+    # A model whose cosines run high (e5: unrelated pairs near 0.7) is another's squeezed towards
+    # 1: the same memories, the same question, the same relevance.
+    def relevance(values, level):
+        return calibrated_cosine(max(values), background_cosine(values, level, prior_docs=3))
+
+    squeezed = [squeeze + (1 - squeeze) * c for c in cosines]
+    assert relevance(squeezed, squeeze + (1 - squeeze) * unrelated) == pytest.approx(
+        relevance(cosines, unrelated), abs=1e-6)
+
+
+def test_a_model_that_reads_a_language_poorly_finds_nothing_standing_out():
+    # MiniLM puts any two Chinese sentences near 0.8: on its fixed scale each is a strong match;
+    # against the user's own memories for the question, the best of them barely stands out.
+    cosines = [0.78 + 0.001 * (i % 40) for i in range(70)]
+    assert calibrated_cosine(max(cosines), 0.0) > 0.8
+    assert calibrated_cosine(max(cosines), background_cosine(cosines, 0.0, prior_docs=3)) < 0.26
+
+
+def test_a_memory_that_stands_out_of_the_users_background_is_a_record():
+    cosines = [0.93, 0.74, 0.72, 0.75, 0.71, 0.73, 0.70, 0.74, 0.72, 0.71, 0.73, 0.72]
+    baseline = background_cosine(cosines, unrelated=0.7, prior_docs=3)
+    assert calibrated_cosine(0.93, baseline) >= 0.26 > calibrated_cosine(0.75, baseline)
+
+
+@given(st.lists(st.floats(-1, 1), max_size=80), st.floats(0, 0.9), st.integers(0, 50))
+def test_the_background_is_never_below_the_models_own_level_and_stays_a_cosine(cosines, unrelated, prior):
+    baseline = background_cosine(cosines, unrelated, prior)
+    assert unrelated <= baseline <= max([unrelated, *cosines])
+
+
+def test_a_user_with_few_memories_leans_on_the_models_level():
+    # The first few may be the answer: they are never the background.
+    assert background_cosine([0.95, 0.9, 0.9], unrelated=0.1, prior_docs=3) == 0.1
+    assert background_cosine([0.95, 0.9, 0.9, 0.5], unrelated=0.1, prior_docs=3) == pytest.approx((0.5 + 0.3) / 4)
+    assert background_cosine([], unrelated=0.7, prior_docs=3) == 0.7
