@@ -21,8 +21,9 @@ from collections.abc import Sequence
 
 from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
-from . import rules_change, rules_en, rules_en_life, rules_zh
+from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_zh
 from .rules import read_clause
+from .speech import IRONY, as_typed
 from .text import (
     as_affirmation,
     as_negation,
@@ -66,7 +67,8 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
-_EN_RULES = rules_en.RULES + rules_en_life.RULES
+_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES
+_TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
 
 def keywords(text: str, k: int = 3) -> tuple[str, ...]:
@@ -97,6 +99,8 @@ def _read(clause: str) -> list[Found]:
     # An ending said as news ("I stopped running", "钢琴早就不弹了") ends what it names.
     ended = [(p, o, True, t) for p, o, t in read_clause(clause, rules_change.RULES_ZH if chinese else
                                                         rules_change.RULES_EN)]
+    ended += [(p, o, False, t) for p, o, t in read_clause(clause, rules_change.HELD_ZH if chinese else
+                                                          rules_change.HELD_EN)]
     change = change_of_state(clause)
     if change is None:
         return [(p, o, False, t) for p, o, t in read_clause(clause, rules)] + ended
@@ -139,17 +143,31 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         return []
     # The turn is stored escaped (cleaning); its words are read as said, so "I love <b>jazz</b>;"
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
-    content = html.unescape(turn.content)
+    content = as_typed(html.unescape(turn.content))
     found: list[Found] = []
     for sentence in sentences(content):
+        ironic = sentence.endswith(IRONY)
+        sentence = sentence.removesuffix(IRONY)
+        if is_hypothetical(sentence):
+            continue
         # A question is skipped, but a statement beside it is read ("I have asthma, any tips?").
         statement = said(sentence)
-        if not statement or is_hypothetical(sentence):
-            continue
-        for clause in clauses(statement):
-            if not is_hearsay(clause):
-                found += _read(clause)
-                found += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
+        read: list[Found] = []
+        unread = statement != sentence
+        for clause in clauses(statement) if statement else []:
+            if is_hearsay(clause):
+                unread = True
+                continue
+            read += _read(clause)
+            read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
+        # "My husband Tom" names the user's husband however the sentence goes on: asked, or told
+        # of what Tom said.
+        if unread:
+            presupposed = rules_zh.PRESUPPOSED if is_chinese(sentence) else rules_en.PRESUPPOSED
+            read += [(p, o, False, t) for clause in clauses(sentence) for p, o, t in read_clause(clause, presupposed)]
+        # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
+        found += [f for f in read if not (ironic and f[0] in _TASTES)]
+    found = rules_change.exclusive_endings(found, previous)
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)

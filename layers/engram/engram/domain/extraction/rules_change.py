@@ -21,6 +21,7 @@ from .rules_en import ADV, WORD
 from .rules_en_life import _ACTIVITY_END, _DOING, _GOING, _PASTIMES, _PLAYED, _plain_hobby, _series
 from .rules_zh import _HOBBIES, _activity
 from .rules_zh import ADV as ZH_ADV
+from .speech import LETTER
 
 _I = re.I
 _ACTIVITY = "(?:" + _GOING + "|" + _DOING + "|" + _PASTIMES + "|" + _PLAYED + ")"
@@ -47,14 +48,29 @@ RULES_ZH: list[Rule] = [
     Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_HOBBY),
 ]
 
+# A past that holds now: the place of a childhood is where the user is from ("小时候住在武汉", "as a
+# kid I lived in Leeds"), though they live there no longer.
+HELD_EN: list[Rule] = [
+    Rule(re.compile(r"\b(?:(?i:as a (?:kid|child)|growing up),? (?i:i|we) (?i:lived|grew up) (?i:in)|(?i:i|we) "
+                    r"(?i:lived) (?i:in)(?= \S+(?: \S+)? (?i:as a (?:kid|child)|growing up)))(?: (?i:the))? ("
+                    + WORD + r"(?: " + WORD + r")?)"), P.COMES_FROM),
+]
+HELD_ZH: list[Rule] = [
+    Rule(re.compile(r"我(?:从)?小时候(?:一直)?(?:住在|在)([\u4e00-\u9fff]{2,6}?)(?:住|生活|长大)?(?:过)?(?:的)?"
+                    r"(?=$|[，。！!,.])"), P.COMES_FROM),
+]
+
 # "we broke up", "I broke up with Emma", "we got divorced", "我们分手了", "我和小凯分手了"
 _BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:broke up|split up|"
                        r"separated|divorced|got divorced|called it off|ended things)(?: with (" + WORD + r"))?\b"
                        r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了", _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
-_DIED = re.compile(r"^(" + WORD + r") (?:just |sadly |recently )?(?:passed away|died|passed|was put down|"
+# The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
+# away"); "走了" (went) is said of a death too, and only ends who was named.
+_DIED = re.compile(r"^(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:passed away|died|passed|was put down|"
                    r"crossed the rainbow bridge)\b"
-                   r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|今天)?(?:去世|过世|死)了")
+                   r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
+                   r"(?:去世|过世|死|走)了", _I)
 _PARTNER = (P.HAS_SPOUSE,)
 _LIVES = (P.HAS_PET, P.HAS_SPOUSE, P.HAS_CHILD, P.HAS_PARENT, P.HAS_SIBLING, P.HAS_FRIEND)
 
@@ -71,3 +87,18 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES
                 and (f.object.lower() == name or f.object.lower().startswith(name + " ("))]
     return []
+
+
+# A diet replaces the one before it: who goes pescatarian is no longer vegetarian ("素食" is the
+# Chinese rules' one diet).
+_DIET = re.compile(r"^(?:[\w-]+ diet|素食|纯素食)$", _I)
+
+
+def exclusive_endings(found: list[tuple], previous: Sequence[Extraction]) -> list[tuple]:
+    """``found`` with the earlier diet ended when a new one is said."""
+    diets = {o.lower() for p, o, ended, _ in found if p is P.HAS_PREFERENCE and not ended and _DIET.match(o)}
+    if not diets:
+        return found
+    earlier = [f for f in previous if f.is_fact and f.predicate is P.HAS_PREFERENCE and f.object
+               and "ended" not in f.tags and _DIET.match(f.object) and f.object.lower() not in diets]
+    return found + [(P.HAS_PREFERENCE, f.object, True, f.tags) for f in earlier]

@@ -20,7 +20,9 @@ ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly
 END = (r"(?=$|[.;!?\n]|,\s*(?:not|but|which|who|because|since|so|especially|though)\b| because | since | when "
        r"| though | although | ever since | which | who | but | for (?:breakfast|lunch|dinner|years|a living)"
        r"| at (?:the |my |a )| with (?:my|a|the) | in (?:the|my) (?:morning|evening)| over | rather than "
-       r"| instead of | more than "
+       r"| instead of | more than | first thing\b"
+       # a run-on sentence: a new subject starts a new clause ("i hate coriander it tastes like soap")
+       r"| (?=(?:it|it's|he|he's|she|she's|they|they're|this is|that's) )"
        # a time said after the object, a chat filler, or "so" starting a consequence ("… last year so
        # low sugar recipes pls", "Taylor Swift rn")
        r"| so | last (?:year|week|month|night|summer|spring|fall|autumn|winter)\b| yesterday\b"
@@ -35,6 +37,7 @@ PERSON = "(" + _PERSON + ")"
 PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r"){0,7})"
 PLACE = r"(?:the )?" + NAME
 RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|"
+            r"twins|triplets|missus|hubby|wifey|bf|gf|bro|sis|mates?|bestie|bff|mam|mammy|mummy|amma|appa|"
             r"mother|father|mom|mum|"
             r"dad|parents?|brothers?|sisters?|siblings?|twin|friends?|advisor|supervisor|mentor|teacher|"
             r"colleagues?|co-?workers?|boss|manager)")
@@ -56,7 +59,11 @@ OCCUPATIONS = (
     r"caregiver|paralegal|judge|software engineer|web developer|graphic designer|ux designer|sales rep|"
     r"salesperson|marketer|clerk|technician|welder|teaching assistant|dental hygienist|radiologist|"
     r"podcaster|youtuber|streamer|animator|illustrator|game developer|flight attendant|sommelier|tailor|"
-    r"florist|janitor|contractor|investor|founder|ceo|cto|cfo|intern|pastor|priest|rabbi|professor")
+    r"florist|janitor|contractor|investor|founder|ceo|cto|cfo|intern|pastor|priest|rabbi|professor|"
+    # British, Irish and Indian names of jobs
+    r"gp|general practitioner|junior doctor|registrar|consultant surgeon|solicitor|barrister|civil servant|"
+    r"estate agent|chartered accountant|shop assistant|care worker|support worker|healthcare assistant|"
+    r"lorry driver|software developer|site engineer|chemist|ca|sde|ias officer|bank clerk")
 # Longest first, so that "nurse practitioner" is not read as "nurse".
 OCCUPATIONS = "|".join(sorted(set(OCCUPATIONS.split("|")), key=len, reverse=True))
 # A job the user no longer (or does not yet) hold is not their occupation: "a retired nurse".
@@ -161,6 +168,15 @@ _AGE_GUARD = (r"(?!\d|[%.,]\d|\s*(?:%|percent|minutes?|mins?|hours?|hrs?|seconds
               r"miles?|cm|feet|foot|ft|inches|dollars|bucks|euros|\$|days?|weeks?|months?|am\b|pm\b|a\.m|p\.m|"
               r"o'clock|th\b|st\b|nd\b|rd\b|k\b|minutes|people|steps|floors?)|\s+years?\s+(?!old))")
 _AGE_NUMBER = r"(\d{1,3}|" + EN_NUMBER_WORDS + r")"
+
+# "my wife Anna", "my dog Rex": whoever is named so is the user's, in a question or a request too
+# ("can you suggest a gift for my husband Tom?", "my manager Deepak said …"): ``PRESUPPOSED``.
+MY_PET = Rule(re.compile(r"\b(?i:my|our) " + _PET_LOOKS + PET + r"(?:'s name is|'s names are| is named| is called|"
+                         r" are named| are called|,)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1)
+MY_RELATION = Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are| is named|"
+                              r" is called| are named| are called| are|,| is|:)? " + PEOPLE), None, 2,
+                   relation_group=1, lists=True)
+PRESUPPOSED = [MY_PET, MY_RELATION]
 
 RULES: list[Rule] = [
     # names
@@ -302,8 +318,7 @@ RULES: list[Rule] = [
     # occupations
     Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working) as an? " + JOB,
                     _I), P.WORKS_AS),
-    Rule(re.compile(r"\bi(?:'m| am) (?:now |currently |still |actually |also )?an? (?:\d{1,3}[- ]years?[- ]old )?"
-                    + JOB, _I), P.WORKS_AS),
+    Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"an? (?:\d{1,3}[- ]years?[- ]old )?" + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
     # a change of job said as news: "I became a UX designer" (not "my sister became a nurse")
     Rule(re.compile(r"\bi(?:'ve| have)? (?:just |recently |finally |then |eventually |officially )?"
@@ -338,8 +353,7 @@ RULES: list[Rule] = [
                     + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
     Rule(re.compile(_HAVE + r"[^.;!?]*?(?:,? (?i:and)|,) " + _PET_COUNT + _PET_LOOKS + PET
                     + r"(?:,|:| named| called|, named| -)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
-    Rule(re.compile(r"\b(?i:my|our) " + _PET_LOOKS + PET + r"(?:'s name is|'s names are| is named| is called|"
-                    r" are named| are called|,)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1),
+    MY_PET,
     Rule(re.compile(PEOPLE + r" (?:is|are) (?i:my|our) " + _PET_LOOKS + PET + r"\b"), P.HAS_PET, 1, lists=True,
          kind_group=2),
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?=$|[.,;!?]| and | who | that | which | at home"
@@ -347,8 +361,7 @@ RULES: list[Rule] = [
     # relations: "Leo is my son", "my wife Anna", "my sister's name is Mia", "two kids, Leo and Sara"
     Rule(re.compile(PEOPLE + r" (?:is|are|was) (?i:my) " + RELATION_MOD + RELATION + r"\b"), None, 1,
          relation_group=2, lists=True),
-    Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are| is named| is called|"
-                    r" are named| are called| are|,| is|:)? " + PEOPLE), None, 2, relation_group=1, lists=True),
+    MY_RELATION,
     Rule(re.compile(r"\b(?i:i have|i've got|we have) (?i:two|three|four|2|3|4|a|an|one) " + RELATION_MOD + RELATION
                     + r"(?:,|:| named| called|, named| -)? " + PEOPLE), None, 2, relation_group=1, lists=True),
     # the next one said in the same breath: "I have a son, Leo, and a daughter, Mia"

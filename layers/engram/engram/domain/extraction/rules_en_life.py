@@ -27,7 +27,8 @@ WORKPLACE = (r"(?:(?i:a|an|the|our|my) )?((?:[A-Za-z'-]+ ){0,2}?(?:hospital|clin
              r"nursing home|retirement home|vet clinic|dental practice|bar|pub|brewery|winery|bookshop|"
              r"publishing house|hospice|shelter|fire station|police station|post office))\b")
 _WORK = (r"\b(?i:i|we)(?i:'m| am|'ve been| have been)? " + ADV + r"(?i:work|working|work full[- ]time|"
-         r"work part[- ]time|work remotely)(?i: full[- ]time| part[- ]time| remotely| now| currently)?")
+         r"work part[- ]time|work remotely|work remote)(?i: full[- ]time| part[- ]time| remotely| remote| now|"
+         r" currently)?")
 _NOT_EMPLOYERS = {"home", "night", "christmas", "easter", "thanksgiving", "weekends", "dr", "mr", "mrs", "ms", "prof",
                   "professor", "hr", "it", "ai"} | _NOT_INTRODUCED
 
@@ -232,9 +233,9 @@ RULES: list[Rule] = [
                     r"([^.;!?,]{2,40}?)" + _SUBJECT_END, _I), P.STUDIED, value=_subject),
     Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:studied|studying|majored in|majoring in) [^.;!?]{2,40}? "
                     r"(?i:at) " + ORG), P.STUDIED_AT),
-    Rule(re.compile(r"\b(?i:i) " + ADV + r"(?i:graduated from|studied at|got my degree from|got my (?:bachelor'?s|"
-                    r"master'?s|phd|mba) from|dropped out of|am enrolled at|'m enrolled at|am doing my (?:phd|"
-                    r"master'?s|degree) at|'m doing my (?:phd|master'?s|degree) at) " + ORG), P.STUDIED_AT),
+    Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:graduated from|studied at|got my degree from|got my "
+                    r"(?:bachelor'?s|master'?s|phd|mba) from|dropped out of|enrolled at|doing my (?:phd|master'?s|"
+                    r"degree) at) " + ORG), P.STUDIED_AT),
     Rule(re.compile(r"\b(?i:i) " + ADV + r"(?i:went to|attended|go to|am at|'m at) " + ORG), P.STUDIED_AT,
          value=_school),
     # a school named by what the user went there for: "I went to Duke for undergrad"

@@ -77,7 +77,12 @@ _HOBBIES = (r"(?:爬山|跑步|夜跑|晨跑|游泳|钓鱼|骑车|骑行|健身|
             r"打高尔夫|练瑜伽|做瑜伽|"
             r"瑜伽|滑雪|徒步|露营|跳舞|跳广场舞|唱歌|唱K|画画|弹吉他|弹钢琴|拉小提琴|下棋|下象棋|下围棋|打麻将|摄影|拍照|"
             r"看书|读书|写作|练书法|写书法|打游戏|玩游戏|打太极|打太极拳|跳绳|攀岩|冲浪|潜水|烘焙|种花|养花|织毛衣|钩针|"
-            r"追剧|看电影|听音乐|旅游|旅行|自驾游|拼乐高|做手工|插花|品茶|喝茶|玩滑板|滑板|滑冰|轮滑)")
+            r"追剧|看电影|听音乐|旅游|旅行|自驾游|拼乐高|做手工|插花|品茶|喝茶|玩滑板|滑板|滑冰|轮滑|"
+            r"(?:玩|扔)?飞盘|桨板|皮划艇|骑马|射箭|击剑|拳击|搏击|马拉松|越野跑|剧本杀|密室逃脱|露营|"
+            r"(?:弹|练|学)?(?:尤克里里|古筝|琵琶|贝斯|口琴)|(?:打|练)?架子鼓|(?:拉|练)?二胡|(?:吹|练)?(?:萨克斯|长笛))")
+# Instruments and sports a user takes lessons in or switches to: "在学吉他", "现在改练尤克里里".
+_PRACTISED = (r"(吉他|钢琴|小提琴|尤克里里|古筝|琵琶|二胡|架子鼓|贝斯|萨克斯|长笛|口琴|大提琴|书法|瑜伽|拳击|"
+              r"游泳|滑雪|冲浪|攀岩|舞蹈|街舞|芭蕾)")
 # A habit is said with how often ("我每周都去爬山", "我平时喜欢…" is a taste): "我去爬山了" is one day.
 _OFTEN = (r"(?:每天|每周|每个周末|每周末|周末|平时|经常|常常|一有空就|有空就|有空的时候|没事就|业余时间|闲暇时|"
           r"下班后|天天)")
@@ -102,7 +107,7 @@ _KIN = "(" + RELATION[1:-1] + r"|爸|妈|哥|姐|弟|妹)"
 _SURNAME_CLASS = "[" + "".join(sorted(_SURNAMES)) + "]"
 _NAME_SHAPE = _SURNAME_CLASS + r"[\u4e00-\u9fff]{1,2}?|[小老阿][\u4e00-\u9fff]|([\u4e00-\u9fff])\3"
 _AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|礼拜)|今天|明天|昨天|今年|明年|去年|最近|刚|"
-                  r"已经|要|让|想|"
+                  r"已经|要|让|想|对|考|写|买|送|挑|选|准备|"
                   r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末")
 # Words of a name's shape that are no name: "我老婆白天要上班", "我妈高兴得…".
 _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
@@ -131,6 +136,10 @@ def _consumed(value: str) -> str:
     return re.sub(r"^(?:吃|喝)(?=.)", "", value)
 
 
+MY_RELATION = Rule(re.compile(r"我的?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"), None, 2,
+                   relation_group=1, value=_apposed)
+PRESUPPOSED = [MY_RELATION]
+
 RULES: list[Rule] = [
     # names: "我叫…", "我的名字是…", "大家都叫我…", "我是王小明"
     Rule(re.compile(r"我(?:的名字)?叫(?!外卖|车|醒|了)(" + _HAN_NAME + r")" + END), P.HAS_NAME),
@@ -146,6 +155,7 @@ RULES: list[Rule] = [
     # "我已经29了", "我都35了": a bare number the user has reached (not "我已经3次了": a unit follows)
     Rule(re.compile(r"^我(?:已经|都|也|才|马上就?|快)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
          value=age),
+    Rule(re.compile(r"^我(?:已经|都|就|也)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了$"), P.HAS_AGE, value=age),
     # allergies and conditions
     Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
          lists=True),
@@ -160,6 +170,14 @@ RULES: list[Rule] = [
          P.HAS_CONDITION),
     Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)(?:轻度|重度|严重的?|慢性)?("
                     + CONDITIONS + r")"), P.HAS_CONDITION),
+    Rule(re.compile(r"我" + ADV + r"(?:体检|检查)?(?:查出来?|检查出来?|查出了)了?(?:有|是|患有|得了)?"
+                    r"(?:轻度|重度|轻微的?)?("
+                    + CONDITIONS + r")"), P.HAS_CONDITION),
+    # a thing said first, then what the user makes of it: "香菜真的受不了" (not "他真的受不了")
+    Rule(re.compile(r"^(?![我你他她它这那])" + OBJ + r"(?:我)?" + ADV + r"(?:受不了|接受不了|吃不了|吃不惯|喝不惯)"
+                    + END), P.DISLIKES, value=_consumed),
+    # "无辣不欢", "无肉不欢": no meal is a joy without it
+    Rule(re.compile(r"我" + ADV + r"无([\u4e00-\u9fff]{1,2})不欢"), P.HAS_PREFERENCE),
     # dislikes, then likes
     Rule(re.compile(r"我" + ADV + r"(?:一点也|一点都|从来)?(?:不喜欢|不爱|讨厌|"
                     r"受不了|反感|厌恶|讨厌吃|接受不了|喜欢不起来|不感冒)(?!的)" + LIST + END),
@@ -177,8 +195,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:一直|现在|已经|平时|只)?(?:在)?(?:是(?:个|一个|一名)?)?"
                     r"(纯素|吃素|素食(?:主义)?者?)(?!的[\u4e00-\u9fff]|餐厅|馆)"), P.HAS_PREFERENCE,
          value=lambda v: "纯素食" if v.startswith("纯") else "素食"),
-    Rule(re.compile(r"我" + ADV + r"(?:喜欢上了?|爱上了?|喜欢|爱吃|爱喝|爱看|爱听|爱|偏爱|热爱|钟爱|迷上了?|迷恋|"
-                    r"偏好|喜爱)"
+    # (an activity the user took to is a hobby, below, not a taste: "迷上了飞盘")
+    Rule(re.compile(r"我" + ADV + r"(?:(?:喜欢上|爱上|迷上)了?(?!了|(?:去)?" + _HOBBIES + END + r")|喜欢|爱吃|爱喝|"
+                    r"爱看|爱听|爱|偏爱|热爱|钟爱|迷恋|偏好|喜爱)"
                     r"(?!的)" + LIST + END),
          P.HAS_PREFERENCE, lists=True, value=_consumed),
     # an activity the user took to is a hobby too ("我迷上了滑板", "我爱上了攀岩"; "我喜欢喝茶" stays a taste)
@@ -225,6 +244,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"是" + _PLACE + r"人" + END), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"来自(?!一|个|这|那)" + OBJ + END), P.COMES_FROM, value=_origin),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?:是|在)" + OBJ + r"(?:的)?" + END), P.COMES_FROM),
+    Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?!是|在)([\u4e00-\u9fff]{2,8}?)的" + END), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"(?:是)?(?:在|出生在|生在)" + OBJ + r"(?:出生|长大|土生土长)(?:的)?" + END),
          P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"(?:出生在|出生于|生在|生于)(?!\d|[一二三四五六七八九十]+年)" + OBJ + END),
@@ -237,6 +257,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:会|能)(弹吉他|弹钢琴|拉小提琴|拉二胡|游泳|滑雪|下围棋|下象棋|冲浪|潜水|开车|"
                     r"编程|画画|做饭|烘焙|织毛衣)" + END), P.MASTERS, value=_activity),
     # hobbies: "我的爱好是摄影和旅行", "我每周都去爬山", "我平时打篮球"
+    Rule(re.compile(r"我" + ADV + r"(?:在|正在|还在|开始|改|改成|换成)?(?:学|练|弹|拉|打|玩)" + _PRACTISED),
+         P.HAS_HOBBY),
     Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True,
          value=_activity),
     Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES
@@ -255,6 +277,8 @@ RULES: list[Rule] = [
     # "…，学的经济": the field said without "是", the whole of a short clause
     Rule(re.compile(r"^我(?:大学|本科|研究生)?学的(?!是|很|不|太|挺|还|都|也|真|东西|时候)([\u4e00-\u9fff]{2,6})$"),
          P.STUDIED),
+    # where the user lives; working in a city is living there ("现在在广州打工"; not "在公司上班")
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)" + END), P.LIVES_IN),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
@@ -269,7 +293,7 @@ RULES: list[Rule] = [
                     + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
     Rule(re.compile(r"我(?:(?:家|们家)的?|的)" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
          kind_group=1),
-    Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
+    Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
     Rule(re.compile(TITLED + r"是我的?" + RELATION), None, 1, relation_group=2),
@@ -279,8 +303,7 @@ RULES: list[Rule] = [
     # the name right after who it is: "我老婆小丽下周过生日", "我爸王建国下个月退休", "我的经理李娜让我…".
     # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
     # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.
-    Rule(re.compile(r"我的?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"), None, 2,
-         relation_group=1, value=_apposed),
+    MY_RELATION,
     Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?" + _CALLED + r"(" + _HAN_NAME + r")" + END), None, 2,
          relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"

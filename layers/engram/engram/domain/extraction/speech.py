@@ -59,11 +59,14 @@ def without_fillers(clause: str) -> str:
 
 # A clause asks when it opens as a question (a wh-word, an auxiliary before its subject) or as a bare
 # request ("any tips?", "ideas for a party?", "help me outline it?").
-_EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?(?:do|does|did|am|is|are|can|could|would|"
+# "was diagnosed with…", "did my degree at…": a statement that dropped its "I", not a question.
+EN_NOT_ASKED = r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did my\b|been\b)"
+_EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?" + EN_NOT_ASKED
+                      + r"(?:do|does|did|am|is|are|can|could|would|"
                       r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
                       r"wouldn't|can't|what|what's|whats|who|who's|where|where's|when|why|how|how's|which|whose|"
                       r"any|anything|tips|ideas|thoughts|suggestions|recommendations|recs|advice|help|pls|please|"
-                      r"suggest|recommend|need|want|got|know)\b", re.I)
+                      r"suggest|recommend|need|want|got(?= any| a (?:sec|minute|moment)| time)|know)\b", re.I)
 # "I'm 35, right?": a tag asks about the whole sentence, its statement included.
 _EN_TAG = re.compile(r"^(?:right|correct|true|yes|no|yeah|huh|eh|ok|okay|isn't it|aren't i|am i not|don't i|"
                      r"didn't i|haven't i|wasn't i|isn't that right|is that right|is that true|remember|or not)"
@@ -103,11 +106,25 @@ def statement_part(sentence: str, asks: bool) -> str:
 # "moved back home to Toronto", "studied nursing at McGill", "now working as a data analyst".
 EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
-              r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up)"
-              r"|(?:working as|working at|living in|based in|studying|majoring))\b")
+              r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
+              r"gave away|got rid of|did my|(?:was|got) diagnosed|got|been|born)"
+              r"|(?:working as|working at|working for|living in|based in|studying|majoring)"
+              # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
+              r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
+              r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z])))"
+              r")\b")
 _EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
+# What a dropped subject was, by the word it left: "been …" is "I've been …", "born …" "I was born".
+_EN_RESTORED = (("been", "I've "), ("born", "I was "), ("allergic", "I'm "), ("terrified", "I'm "), ("scared", "I'm "),
+                ("afraid", "I'm "), ("obsessed", "I'm "), ("bilingual", "I'm "), ("fluent", "I'm "), ("from", "I'm "),
+                ("in", "I'm "), ("now in", "I'm "))
+# A bare age said after the user's own clause: "Niamh here, 27, from Cork".
+_BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?)"
+                          r"(?=\s*(?:,|$))", re.I)
 # Whose clause it is: the user's ("I …", or a clause that dropped "I" itself).
-_EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b", re.I)
+# "Niamh here", "it's Dana": a self-introduction is the user's clause too.
+_EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
+                             + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here$", re.I)
 
 
 def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
@@ -116,10 +133,15 @@ def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
     else ("my wife grew up in Ohio, moved to Texas") the subject is theirs and nothing is added."""
     if not (sentence_start or after_user):
         return part
+    if after_user and _BARE_NUMBER.match(part):
+        return "I'm " + part
     match = _EN_DROPPED.match(part)
     if match is None:
         return part
-    return ("I'm " if re.search(r"(?:ing|based) \w+$|ing$", match.group(0)) else "I ") + part
+    word = re.sub(r"^(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*", "",
+                  match.group(0).lower())
+    restored = next((subject for lead, subject in _EN_RESTORED if word == lead or word.startswith(lead + " ")), None)
+    return (restored or ("I'm " if re.search(r"(?:ing|based) \w+$|ing$", match.group(0)) else "I ")) + part
 
 
 def is_users(part: str) -> bool:
@@ -129,11 +151,58 @@ def is_users(part: str) -> bool:
 # "上个月搬到上海了", "最近不游泳了", "跳槽去字节了": a first clause without "我" whose verb is one a
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
-            r"也|又|还)*")
+            r"小时候|也|又|还)*")
 _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住在|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
-                         r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡))")
+                         r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
+                         # "去年体检查出来有高血压": a finding of the user's own check-up
+                         r"|(?:体检|检查)?(?:查出|检查出|确诊|被诊断))")
 
 
 def with_zh_subject(part: str) -> str:
     return "我" + part if _ZH_DROPPED.match(part) else part
+
+
+# -- texting: spellings a chat drops the apostrophe or the letters of ---------------------------------
+
+# "im", "ive", "dont", "u", "r": the forms a phone keyboard leaves are read as the words they stand
+# for, so every rule sees one spelling. Only forms that are no other English word ("ill", "id",
+# "were", "its" are words, and stay).
+_TEXTING = {"im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't", "doesnt": "doesn't",
+            "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "wont": "won't", "wouldnt": "wouldn't",
+            "shouldnt": "shouldn't", "couldnt": "couldn't", "arent": "aren't", "whats": "what's",
+            "thats": "that's", "u": "you", "ur": "your", "r": "are", "pls": "please",
+            "plz": "please", "gonna": "going to", "wanna": "want to", "gotta": "have to", "bday": "birthday",
+            "b-day": "birthday", "bc": "because", "cuz": "because", "coz": "because", "tho": "though",
+            "rly": "really", "srsly": "seriously", "abt": "about", "w/": "with"}
+_TEXTING_WORDS = re.compile(r"(?<![\w'’-])(" + "|".join(re.escape(w) for w in sorted(_TEXTING, key=len,
+                                                                                      reverse=True))
+                            + r")(?![\w'’/-])", re.I)
+# Pictographs (and the joiners, skin tones and variation selectors that build one) end what was said
+# before them, as a full stop would: "my dog ate a sock 😭 should i be worried".
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2190-\u21FF\uFE0F\u200D]+")
+# Faces that say the words beside them are meant the other way ("i LOVE traffic 🙄"); ``IRONY`` is
+# what they leave on the sentence they close.
+_IRONIC = re.compile(r"[\U0001F643\U0001F644\U0001F612\U0001F60F]")
+IRONY = " /s"
+_REPEATED = re.compile(r"([!?？！。.])\1+|([!?？！])[!?？！]+")
+
+
+# "本人" (formal) and "俺" (northern speech) are "我" at the head of a clause.
+_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))(?:本人|俺)(?!们)")
+
+
+def as_typed(text: str) -> str:
+    """A chat message with its texting spellings spelt out, curly apostrophes straight, repeated
+    punctuation once, and each run of emoji a sentence break (an ironic face marked ``IRONY``)."""
+    text = _ZH_FIRST_PERSON.sub("我", text.replace("’", "'").replace("‘", "'"))
+    text = _TEXTING_WORDS.sub(lambda m: _texting(m.group(1)), text)
+    text = _EMOJI.sub(lambda m: (IRONY if _IRONIC.search(m.group(0)) else "") + "\n", text)
+    return _REPEATED.sub(lambda m: m.group(1) or m.group(2), text)
+
+
+def _texting(word: str) -> str:
+    spelt = _TEXTING[word.lower()]
+    if len(word) == 1 and word.isupper():  # "plan B", "R&B", "U of M"
+        return word
+    return spelt if word.islower() or spelt[0] == "I" else spelt[0].upper() + spelt[1:]

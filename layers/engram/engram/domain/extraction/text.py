@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import re
 
-from .speech import EN_DROPPED, UPPER, is_users, statement_part, with_subject, with_zh_subject, without_fillers
+from .speech import (
+    EN_DROPPED,
+    EN_NOT_ASKED,
+    UPPER,
+    is_users,
+    statement_part,
+    with_subject,
+    with_zh_subject,
+    without_fillers,
+)
 
 # Sentences end at terminal punctuation; a sentence splits again where a new subject starts.
 SENTENCES = re.compile(r"(?<=[.!?。！？；;\n])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
                        r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)\s*")
 _EN_SUBJECT = r"(?:i|i'm|i've|i'd|we|we're|we've|my)\b"
-_EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus )?"
+_EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus |btw |fyi |tbh |also |oh |ok |"
+                       r"honestly |anyway )?"
                        r"(?:now |then |today |these days )?(?=" + _EN_SUBJECT + ")"
                        r"|\s+(?:and|but|so|while|whereas|plus|although|though)\s+(?:now |then |today )?"
                        r"(?=" + _EN_SUBJECT + ")"
@@ -26,7 +36,14 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        r"prefer|live|work|have|struggle)\s)"
                        # "…, majored in economics", "I quit teaching and became a designer": a verb that
                        # dropped its subject starts a clause (speech.with_subject says whose).
-                       r"|,\s*(?:and |but |then )?(?=" + EN_DROPPED + r")|,?\s+(?:and|but)\s+(?=" + EN_DROPPED + r")",
+                       r"|,\s*(?:and |but |then )?(?=" + EN_DROPPED + r")|,?\s+(?:and|but)\s+(?=" + EN_DROPPED + r")"
+                       # "…, that's my actual name, the app keeps saying Eva": a new subject, a new clause
+                       r"|,\s*(?=(?:that's|it's|he's|she's|they're|he|she|they|the \w+ (?:keeps|says|said|thinks)) )"
+                       # "now in Houston working for Shell": a participle says what the user does there
+                       r"|(?<!\bnow)(?<!\bstill)(?<!\bjust)(?<!\balso)(?<!\bcurrently)(?<!\bbeen)(?<!\bam)(?<!'m)"
+                       r"\s+(?=(?:working|living|studying) (?:at|for|in|as) )"
+                       # "Niamh here, 27, from Cork": a bare age between commas
+                       r"|,\s*(?=\d{1,3}\s*(?:,|$))",
                        re.I)
 # "I left Google, I'm at Shopify now": beside a change of job, being "at" a company is working there.
 _JOB_MOVE = re.compile(r"\b(?:left|quit|switched|changed|moved|leaving|switching|changing) (?:my )?(?:jobs?|"
@@ -42,7 +59,19 @@ _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|�
                        r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"爱|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业)")
+                       r"爱|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       # "今天刚过完生日，三十了": a bare age
+                       r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了)")
+# A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
+# when someone else is named in it, or it opens on a name ("小王对花生过敏，也不吃虾").
+_ZH_OTHERS = re.compile(r"(?<![吉其])(?:他|她|它)|你|您|我的|我们|我(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|"
+                        r"同事|家)|妈妈|爸爸|老公|老婆|儿子|女儿|孩子|朋友|同事|老板|领导|男朋友|女朋友|闺蜜|室友|邻居|大家|别人")
+# A clause without a subject opens on a time ("今天刚过完生日"), on "在" ("在重庆待了两年") or on a verb
+# and its aspect ("考了教资"); "主角叫李雷" opens on a subject.
+_ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|终于|现在|目前|"
+                        r"小时候|后来)+|在|[\u4e00-\u9fff][了过着](?![\u4e00-\u9fff]?[了过着])"
+                        # "钢琴早就不弹了": a thing the speaker no longer does
+                        r"|[\u4e00-\u9fff]{1,4}(?:早就|已经|也|都)?不[\u4e00-\u9fff]了$)")
 # A sentence about the user starts with "我" (not "我的…" or "我们…" or "我妈…").
 _ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事)")
 
@@ -64,9 +93,11 @@ def clauses(sentence: str) -> list[str]:
         parts = [without_fillers(p) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
         parts = [p for p in parts if p]
         out = [with_zh_subject(p) for p in parts[:1]]
+        unsaid = bool(out) and bool(_ZH_UNSAID.match(out[0])) and not _ZH_OTHERS.search(sentence)
         for part in parts[1:]:
             bare = _ZH_CONNECTOR.sub("", part)
-            if _ZH_SELF.match(out[0]) and (bare != part or _ZH_CARRY.match(bare)) and not bare.startswith("我"):
+            if (_ZH_SELF.match(out[0]) or unsaid) and (bare != part or _ZH_CARRY.match(bare)) \
+                    and not bare.startswith("我"):
                 part = "我" + bare
             out.append(part)
         return out
@@ -91,8 +122,12 @@ _HEARSAY = re.compile(r"\b(?:says|said|saying|tells me|told me|thinks|claims|rec
                       r"|听说|据说|(?:他|她|它)们?(?:说|觉得|认为)|(?:妈|爸|朋友|同事|姐|哥|弟|妹|老婆|老公|老板|医生)(?:说|觉得|认为)",
                       re.I)
 _SELF_SAID = re.compile(r"^\s*(?:as )?i (?:said|told you|mentioned)\b", re.I)
-_QUESTION = re.compile(r"[?？]\s*$|^(?:do|does|did|am|is|are|can|could|would|should|will|was|were|what|who|where|"
-                       r"when|why|how|which|have|has)\b|(?:吗|呢|么)[。！!.]?$|是不是|有没有|会不会|什么|哪里|哪儿|为什么|怎么",
+_QUESTION = re.compile(r"[?？]\s*$|^" + EN_NOT_ASKED + r"(?:do|does|did|am|is|are|can|could|would|should|will|was|"
+                       r"were|what|who|where|when|why|how|which|have|has)\b"
+                       # "…, can i work as a translator": a question typed without its mark
+                       r"|,\s*(?:(?:so|and|but|or)\s+)?(?:(?:can|could|should|would|will|do|does|did|am|is|are|shall)"
+                       r" (?:i|we|you|u|it|there|my)|what|what's|how|where|which|why|who|any (?:tips|ideas|advice|"
+                       r"recs|suggestions|recommendations))\b|(?:吗|呢|么)[。！!.]?$|是不是|有没有|会不会|什么|哪里|哪儿|为什么|怎么",
                        re.I)
 _HYPOTHETICAL = re.compile(r"\b(?:if|unless|suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
                            r"pretend|someday|one day)\b|如果|假如|要是|假设|想象|万一|将来|以后", re.I)
@@ -120,7 +155,8 @@ def is_hypothetical(sentence: str) -> bool:
 _USED_TO = re.compile(r"\bused to\b|以前|曾经|过去|小时候|原来", re.I)
 _NO_LONGER = re.compile(r"\bno longer\b|\bany ?more\b|\b(?:stopped|quit|gave up|given up) (?:eating|drinking)\b"
                         r"|不再|已经不", re.I)
-_ZH_NOT_ANY_MORE = re.compile(r"不.*了[。！!.]?$")
+# "不弹了" is a stop; "受不了", "吃不了" (cannot) are not.
+_ZH_NOT_ANY_MORE = re.compile(r"不(?!了).*了[。！!.]?$")
 # Leaving a job ends working there: "I quit my job at Spotify", "I got laid off from Intel", "我从腾讯离职了".
 _LEFT_JOB = re.compile(r"\bi(?:'ve| have)? (?:just |recently |finally )?(?:quit|left|resigned from) "
                        r"my (?:job|position|role) (?:at|with) "
@@ -164,12 +200,17 @@ def as_affirmation(clause: str) -> str:
 
 # -- objects ------------------------------------------------------------------------------------------
 
+# "a proper cup of masala chai" is masala chai: a measure of a thing is the thing (partitive).
 _EN_LEAD = re.compile(r"^(?:the|a|an|to|eating|drinking|having|some|all|any|most|especially|both|either|yes|oh|"
-                      r"well|and|but|actually|also|btw|okay|ok|um|hmm)\s+", re.I)
+                      r"well|and|but|actually|also|btw|okay|ok|um|hmm|(?:(?:proper|good|nice|hot|cold|fresh|big|"
+                      r"strong|decent|little|quick)\s+)*(?:cups?|mugs?|glass|glasses|bowls?|plates?|slices?|pieces?|"
+                      r"pints?|bottles?|pots?|bars?|scoops?) of)\s+", re.I)
 _EN_TRAIL = re.compile(r"\s+(?:a lot|so much|very much|too|as well|anymore|any more|these days|nowadays|lately|now|"
                        r"right now|in general|though|actually|really|the most|most of all|more than anything|"
                        r"last (?:week|month|year)|this (?:week|month|year)|recently|again|at all|honestly|overall|"
-                       r"rn|lol|lmao|"
+                       r"rn|lol|lmao|first thing(?: in the morning)?|"
+                       # "true crime ones": the pro-form stands for a noun said before ("podcasts")
+                       r"ones|"
                        r"haha+|tbh|ngl|btw|fyi|imo|"
                        r"for (?:years|ages|a while)|since (?:i was )?(?:a kid|childhood)|in \d{4}|"
                        r"(?:a|one|two|three|four|five|six|ten|several|a few|\d+) (?:days?|weeks?|months?|years?) ago)$",
@@ -255,7 +296,14 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "november", "december")
 EN_MONTH = (r"(?:jan(?:uary|\.)?|feb(?:ruary|\.)?|mar(?:ch|\.)?|apr(?:il|\.)?|may|june?|july?|aug(?:ust|\.)?|"
             r"sep(?:tember|t\.?|\.)?|oct(?:ober|\.)?|nov(?:ember|\.)?|dec(?:ember|\.)?)")
-_EN_DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
+# A day as a number or as an ordinal word ("the twenty-first of December").
+_ORDINALS = {w: i + 1 for i, w in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
+                                             "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+                                             "nineteenth twentieth".split())}
+_ORDINALS |= {f"twenty-{w}": 20 + i for w, i in list(_ORDINALS.items())[:9]} | {"thirtieth": 30, "thirty-first": 31}
+_EN_DAY = (r"(\d{1,2}(?:st|nd|rd|th)?|(?:twenty[- ]|thirty[- ])?(?:first|second|third|fourth|fifth|sixth|seventh|"
+           r"eighth|ninth)|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|"
+           r"eighteenth|nineteenth|twentieth|thirtieth)")
 _EN_DAY_OF_YEAR = (r"(?:(" + EN_MONTH + r") (?:the )?" + _EN_DAY + r"|(?:the )?" + _EN_DAY + r" (?:of )?(" + EN_MONTH
                    + r"))(?:,? (\d{4}))?")
 _ZH_NUMBER = r"(\d{1,2}|[一二三四五六七八九十]{1,3})"
@@ -279,10 +327,15 @@ def calendar_day(token: str) -> str | None:
         return f"{year + '年' if year else ''}{month}月{day}日"
     if match := _EN_DATE.match(token):
         month_word = (match.group(1) or match.group(4)).lower()
-        day = int(match.group(2) or match.group(3))
+        day = _day(match.group(2) or match.group(3))
         month = next(i for i, m in enumerate(_MONTHS) if m.startswith(month_word.rstrip(".")[:3]))
         if not 1 <= day <= 31:
             return None
         year = match.group(5)
         return f"{_MONTHS[month].title()} {day}" + (f", {year}" if year else "")
     return None
+
+
+def _day(token: str) -> int:
+    token = token.lower().replace(" ", "-")
+    return _ORDINALS.get(token) or int(re.sub(r"\D", "", token) or 0)
