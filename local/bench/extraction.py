@@ -32,13 +32,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", dest="json_out", default=str(DEFAULT_JSON))
     parser.add_argument("--failures", type=int, default=10, help="how many failing cases to print")
     args = parser.parse_args(argv)
-    from tests.extraction_cases import run_all, score
+    from tests.extraction_cases import BATCHES, batch_cases, batch_names, run_all, score
 
     started = time.perf_counter()
     result = score(run_all())
     result["seconds"] = round(time.perf_counter() - started, 2)
     result["generated_at"] = datetime.now(UTC).isoformat()
     print_table(result)
+    # The blind batches: their figure before any rule was changed for them (recorded once), and now.
+    recorded = json.loads((BATCHES / "pre_change.json").read_text("utf-8"))["batches"]
+    result["batches"] = {}
+    print(f"\n{'blind batch':<12} {'cases':>5} {'before: recall':>15} {'precision':>9} {'false':>5}"
+          f"   {'now: recall':>11} {'precision':>9} {'false':>5}")
+    for name in batch_names():
+        now = score(run_all(batch_cases(name)))["all"]
+        before = recorded.get(name, {}).get("all", {})
+        result["batches"][name] = {"before": before, "now": now}
+        print(f"{name:<12} {now['cases']:>5} {before.get('recall', float('nan')):>15.3f} "
+              f"{before.get('precision', float('nan')):>9.3f} {before.get('false_current', -1):>5}"
+              f"   {now['recall']:>11.3f} {now['precision']:>9.3f} {now['false_current']:>5}")
     for failure in result["failures"][: args.failures]:
         print("  miss:", json.dumps(failure, ensure_ascii=False))
     out = Path(args.json_out)

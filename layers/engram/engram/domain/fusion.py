@@ -46,7 +46,7 @@ class RecallRecipe:
     # the same from -1 to 0.15 (0.697), 0.695 at 0.20, 0.683 at 0.25.
     guard_threshold: float = 0.26   # relevance an item needs to count as a record
     unsaid_guard_threshold: float = 0.36  # the same when the user never said a word of the topic
-    relevance_floor: float = 0.15   # an event below it is not returned at all: k is a maximum
+    relevance_floor: float = 0.10   # an event below it is not returned at all: k is a maximum
     # A topic mostly never said (``lexical.TopicWords``: at least ``unheard_share`` of its weight in
     # words none of the user's events holds, "What does Gina's necklace symbolize?") is answered
     # only by an event that holds a word of it the user did say, or a time it names, or whose text
@@ -182,11 +182,25 @@ def fuse(layers: dict[str, list[RecallItem]], recipe: RecallRecipe, limit: int) 
     return out
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+def unwritable(text: str, name: str) -> bool:
+    """Whether ``text`` cannot be checked for ``name``: a name in Latin letters asked of a memory
+    written in Chinese ("Xiao Li", "Qujiang" for 小李, 曲江), or a Chinese one of a memory in Latin
+    letters. Across scripts the name's absence says nothing; the meaning still has to match."""
+    han, latin = len(_HAN.findall(text)), len(_LATIN.findall(text))
+    return han > latin if name.isascii() else latin > 0 and han == 0
+
+
 def mentions_any(text: str, names: Sequence[str]) -> bool:
     """A name as a word's start ("Ana" in "Ana's", not in "banana"); a Chinese one anywhere
-    (Chinese has no word boundaries to look for)."""
-    text = text.lower()
-    return any(name in text if not name.isascii() else re.search(rf"\b{re.escape(name)}", text) for name in names)
+    (Chinese has no word boundaries to look for); one written in a script the text is not in
+    cannot be checked (``unwritable``) and is taken as said."""
+    lowered = text.lower()
+    return any(unwritable(text, name) or (name in lowered if not name.isascii()
+                                          else re.search(rf"\b{re.escape(name)}", lowered)) for name in names)
 
 
 def mentions(item: RecallItem, names: Sequence[str]) -> bool:

@@ -198,8 +198,7 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
         for start in range(0, len(docs), size):
             group = docs[start:start + size]
             if embed:
-                # A turn is embedded with the one before it: "Yes, last week!" means nothing alone.
-                texts = [f"{d['context']}\n{d['text']}" if d["context"] else d["text"] for d in group]
+                texts = [_embedded_text(d) for d in group]
                 for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
                     doc["vector"] = vector
                 checked.append((group, _beside(deps.episodes.nearest_of_type, scope,
@@ -218,6 +217,16 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
     if merged_into:
         deps.episodes.put(scope, [], merges=merges, drop=list(merged_into))
     return merged_into, merges, audit
+
+
+def _embedded_text(doc: dict) -> str:
+    """What an event's vector is made of: the assistant's answer with the request it answered (a
+    question about either finds it), the user's own words alone. Embedded after the turn before it
+    (most often the assistant's long answer), a user's turn is drowned: on the Chinese dialogue set
+    the plain e5 search over every turn fell from 0.884 to 0.759 of the evidence in its top 10."""
+    if doc["type"] == EventType.ASSISTANT and doc["context"]:
+        return f"{doc['context']}\n{doc['text']}"
+    return doc["text"]
 
 
 def _put_group(deps: Dependencies, scope: Scope, group: list[dict]) -> None:

@@ -28,6 +28,7 @@ from ...domain.fusion import (
     reciprocal_rank_fusion,
     record_candidates,
     unit_cosine,
+    unwritable,
 )
 from ...domain.lexical import (
     Tokens,
@@ -231,8 +232,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     raw = {d["event_id"]: 2 * d["_score"] - 1 for d in knn}
     if vector is not None:  # events the index does not show yet: the same cosine, here
         raw |= {i: unit_cosine(vector, fresh_vectors[i], 0.0) for i in unseen if i in docs and fresh_vectors[i]}
-    cosine = {i: calibrated_cosine(c, unrelated) for i, c in raw.items()}
-    # What counts as evidence is measured against this user's other memories (the guard's scale).
+    # Measured against this user's other memories for the question: what an event is worth in the
+    # fusion with BM25, and the relevance the guard and the floor read.
     baseline = (background_cosine(list(raw.values()), unrelated, recipe.background_prior_docs)
                 if recipe.background_relevance else unrelated)
     evidence_cosine = {i: calibrated_cosine(c, baseline) for i, c in raw.items()}
@@ -247,7 +248,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             [([d["event_id"] for d in knn], recipe.dense_weight),
              (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
     else:
-        scores = convex_scores(cosine, bm25_scores, recipe.dense_weight, recipe.lexical_weight)
+        scores = convex_scores(evidence_cosine, bm25_scores, recipe.dense_weight, recipe.lexical_weight)
     answers: dict[str, str] = {}  # an answer found through its request: answer -> request
     if intent.about_assistant:
         # "What did you recommend for my flight?" is worded like the request, not the answer: an
@@ -286,7 +287,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             relevance = max(relevance, evidence_cosine.get(request, 0.0), weighted_overlap(evidence, tokens[request]))
         if relevance < recipe.relevance_floor:
             continue
-        if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
+        if foreground and not any(tokens[event_id].frequency(n) or unwritable(texts[event_id], n) for n in foreground):
             continue  # on LoCoMo dev, keeping them cost 0.06 of recall@10 and every guard figure
         items.append(_episode_item(doc, now, score, relevance))
     return sorted(items, key=lambda i: i.score, reverse=True)
