@@ -186,21 +186,26 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 
 
-def unwritable(text: str, name: str) -> bool:
-    """Whether ``text`` cannot be checked for ``name``: a name in Latin letters asked of a memory
-    written in Chinese ("Xiao Li", "Qujiang" for 小李, 曲江), or a Chinese one of a memory in Latin
-    letters. Across scripts the name's absence says nothing; the meaning still has to match."""
-    han, latin = len(_HAN.findall(text)), len(_LATIN.findall(text))
-    return han > latin if name.isascii() else latin > 0 and han == 0
+def dominant_script(texts: Iterable[str]) -> str:
+    """"han" when most of these texts (a user's memories) are written more in Chinese characters
+    than in Latin letters, else "latin"."""
+    texts = list(texts)
+    han = sum(len(_HAN.findall(t)) > len(_LATIN.findall(t)) for t in texts)
+    return "han" if texts and han * 2 > len(texts) else "latin"
+
+
+def checkable(name: str, script: str) -> bool:
+    """Whether a name can be looked for in memories mostly written in ``script``: "Qujiang" or
+    "Xiao Li" asked of a user who writes 曲江 and 小李 cannot (its absence says nothing; the meaning
+    still has to match), nor 小李 of memories in English."""
+    return name.isascii() == (script == "latin")
 
 
 def mentions_any(text: str, names: Sequence[str]) -> bool:
     """A name as a word's start ("Ana" in "Ana's", not in "banana"); a Chinese one anywhere
-    (Chinese has no word boundaries to look for); one written in a script the text is not in
-    cannot be checked (``unwritable``) and is taken as said."""
-    lowered = text.lower()
-    return any(unwritable(text, name) or (name in lowered if not name.isascii()
-                                          else re.search(rf"\b{re.escape(name)}", lowered)) for name in names)
+    (Chinese has no word boundaries to look for)."""
+    text = text.lower()
+    return any(name in text if not name.isascii() else re.search(rf"\b{re.escape(name)}", text) for name in names)
 
 
 def mentions(item: RecallItem, names: Sequence[str]) -> bool:

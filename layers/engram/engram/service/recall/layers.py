@@ -23,12 +23,13 @@ from ...domain.fusion import (
     background_cosine,
     best_cosine,
     calibrated_cosine,
+    checkable,
     convex_scores,
+    dominant_script,
     mentions_any,
     reciprocal_rank_fusion,
     record_candidates,
     unit_cosine,
-    unwritable,
 )
 from ...domain.lexical import (
     Tokens,
@@ -261,9 +262,13 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
+    script = dominant_script(texts.values())
+    unchecked = [n for n in foreground if not checkable(n, script)]
+    foreground = [n for n in foreground if n not in unchecked]
     if signals is not None:
-        if own:
-            signals["own_names"] = sorted(own)  # not asked about: the guard needs no record of them
+        if own or unchecked:
+            # Not asked of a record: the user's own names, and names in a script their memories are not in.
+            signals["own_names"] = sorted(own | set(unchecked))
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values()))
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
@@ -287,7 +292,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             relevance = max(relevance, evidence_cosine.get(request, 0.0), weighted_overlap(evidence, tokens[request]))
         if relevance < recipe.relevance_floor:
             continue
-        if foreground and not any(tokens[event_id].frequency(n) or unwritable(texts[event_id], n) for n in foreground):
+        if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
             continue  # on LoCoMo dev, keeping them cost 0.06 of recall@10 and every guard figure
         items.append(_episode_item(doc, now, score, relevance))
     return sorted(items, key=lambda i: i.score, reverse=True)
