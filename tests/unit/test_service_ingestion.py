@@ -353,8 +353,7 @@ def test_a_repeat_in_a_long_batch_folds_whatever_the_group_size(settings, alice,
     first = run_ingest(deps, alice, body(message("Morning, how are you?", "a-0"),
                                          message("I really enjoy long walks by the river.", "a-1"), session="a"))
     target = first["extracted"][1]["memory_id"]
-    # Said after another turn than the first time: the user's words are embedded alone, so they fold.
-    result = run_ingest(deps, alice, long_batch("b", at=T0.replace(hour=12), p8="Afternoon! A quick one.",
+    result = run_ingest(deps, alice, long_batch("b", at=T0.replace(hour=12), p8="Morning, how are you?",
                                                 p9="I really enjoy long walks by the river."))
     assert result["extracted"][9]["memory_id"] == target
     assert len({e["memory_id"] for e in result["extracted"]}) == 20
@@ -389,3 +388,20 @@ def test_a_group_that_fails_to_write_fails_the_request_and_the_retry_finishes_it
     again = run_ingest(deps, alice, request)
     assert sorted(d["event_id"] for d in episodes(deps, alice)) == sorted(e["memory_id"] for e in again["extracted"])
     assert len(episodes(deps, alice)) == 20
+
+
+def test_a_users_turn_after_the_assistants_long_answer_is_embedded_alone(deps, alice):
+    run_ingest(deps, alice, body(
+        message("Any ideas for dinner?", "m1"),
+        message("Try a miso-glazed salmon with rice, or a quick vegetable curry; both take 30 minutes.", "m2",
+                role="assistant"),
+        message("Our balcony faces south, by the way.", "m3"),
+        message("Yes, last week!", "m4")))
+    vectors = {d["message_ids"][0]: d["vector"] for d in deps.episodes.docs.values()}  # as stored
+    embed = deps.embedder.embed
+    # The answer with the request it answered; the user's words after it alone; a reply after the
+    # user's own turn with it, the thread it continues.
+    assert vectors["m2"] == embed(["Any ideas for dinner?\nTry a miso-glazed salmon with rice, or a quick vegetable "
+                                   "curry; both take 30 minutes."])[0]
+    assert vectors["m3"] == embed(["Our balcony faces south, by the way."])[0]
+    assert vectors["m4"] == embed(["Our balcony faces south, by the way.\nYes, last week!"])[0]

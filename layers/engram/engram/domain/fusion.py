@@ -67,6 +67,9 @@ class RecallRecipe:
     # user's own background for the question (``background_cosine``) rather than the model's fixed
     # one: 0 where this user's unrelated memories sit. ``background_prior_docs`` pseudo-events of
     # the model's own level steady it for a user with few events.
+    # An event without a name the question asks about is ranked by this share of its score (0:
+    # dropped). The guard still asks a record to mention the name.
+    unnamed_factor: float = 0.5
     background_relevance: bool = True
     background_prior_docs: int = 3
     unheard_share: float = 0.6

@@ -266,9 +266,11 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     unchecked = [n for n in foreground if not checkable(n, script)]
     foreground = [n for n in foreground if n not in unchecked]
     if signals is not None:
-        if own or unchecked:
-            # Not asked of a record: the user's own names, and names in a script their memories are not in.
-            signals["own_names"] = sorted(own | set(unchecked))
+        if own or unchecked or (background and foreground):
+            # Not asked of a record: the user's own names, the names all over their memories (who is
+            # talking, when another name is what is asked), and names in a script their memories
+            # are not in.
+            signals["own_names"] = sorted(own | set(unchecked) | (set(background) if foreground else set()))
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values()))
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
@@ -293,7 +295,12 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         if relevance < recipe.relevance_floor:
             continue
         if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
-            continue  # on LoCoMo dev, keeping them cost 0.06 of recall@10 and every guard figure
+            # Not about the one asked about, or about them as "he" or "my husband": ranked after
+            # those that name them. Dropped, as on LoCoMo (two humans naming each other), they
+            # cost a conversation with an assistant its answers ("What does Theo do?").
+            if recipe.unnamed_factor <= 0 or intent.overview:  # "What do you know about Sam?": what names Sam
+                continue
+            score *= recipe.unnamed_factor
         items.append(_episode_item(doc, now, score, relevance))
     return sorted(items, key=lambda i: i.score, reverse=True)
 
