@@ -26,10 +26,10 @@ USER_DATA_TABLES = ("users", "consent_events", "devices", "idempotency_records",
 def current_format() -> str:
     """The key format, and the embedding model the stored vectors were made with: vectors of two
     models do not compare, so a stack whose model changed starts afresh as well."""
-    from engram.config import Settings
+    from engram.config import get_settings
     from engram.domain.keys import FORMAT_VERSION
 
-    return f"{FORMAT_VERSION}/{Settings().embed_model}"
+    return f"{FORMAT_VERSION}/{get_settings().embed_model}"
 
 
 def stamped_format() -> str | None:

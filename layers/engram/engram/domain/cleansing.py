@@ -31,11 +31,13 @@ def is_tentative(text: str) -> bool:
     return bool(_TENTATIVE_EN.search(text) or _TENTATIVE_ZH.search(text))
 
 
-def cleanse(extraction: Extraction, text: str, sent_at: datetime) -> Extraction:
-    """Tag tentative statements and resolve relative times of one extraction."""
+def cleanse(extraction: Extraction, text: str, sent_at: datetime, hedges_doubt: bool = True) -> Extraction:
+    """Tag tentative statements and resolve relative times of one extraction. ``hedges_doubt``:
+    whether "maybe", "if" make it tentative; the assistant's "you might try..." is what it said,
+    not a doubt about the user."""
     tags = list(extraction.tags)
     weight, confidence = extraction.weight, extraction.confidence
-    if is_tentative(text):
+    if hedges_doubt and is_tentative(text):
         tags.append(TENTATIVE_TAG)
         weight = TENTATIVE_WEIGHT
         confidence = min(confidence, TENTATIVE_WEIGHT)

@@ -7,6 +7,8 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from .model import EventType
+
 RRF_K = 60
 MAX_K = 50  # the most items a recall may ask for
 
@@ -63,14 +65,14 @@ class RecallRecipe:
     # What the assistant said, when the question asks for it ("What did you recommend ...?"): its
     # answer, not the user's request that shares the words, is the record.
     assistant_boost: float = 0.5
-    # An event's relevance (what the guard and the floor read) puts its cosine on the scale of the
-    # user's own background for the question (``background_cosine``) rather than the model's fixed
-    # one: 0 where this user's unrelated memories sit. ``background_prior_docs`` pseudo-events of
-    # the model's own level steady it for a user with few events.
     # An event without a name the question asks about is ranked by this share of its score (0:
     # dropped). The guard still asks a record to mention the name.
     unnamed_factor: float = 0.5
-    background_relevance: bool = True
+    # An event's relevance (what the guard and the floor read) and its weight beside BM25 put its
+    # cosine on the scale of the user's own background for the question (``background_cosine``)
+    # rather than the model's fixed one: 0 where this user's unrelated memories sit.
+    # ``background_prior_docs`` pseudo-events of the model's own level steady it for a user with
+    # few events.
     background_prior_docs: int = 3
     unheard_share: float = 0.6
     unheard_closeness: float = 0.30
@@ -265,7 +267,6 @@ def unavailable_block(layers: Sequence[str]) -> str:
 
 
 _EVENT_LAYERS = ("episode", "archive")
-ASSISTANT_EVENT = "assistant"  # domain.model.EventType.ASSISTANT
 _ASSISTANT_CHARS = 700  # a long answer's head in the block: the rest stays in the item
 
 
@@ -297,6 +298,27 @@ def when_said(item: RecallItem, weekday: bool = False) -> str:
     return text
 
 
+def _block_line(item: RecallItem, temporal: bool) -> str:
+    if item.layer in _EVENT_LAYERS and item.type == EventType.ASSISTANT:
+        # Who said it, plainly: the agent must not take its own advice for the user's words.
+        day = _day(item.provenance.get("ts") or item.valid_from or "", temporal)
+        return (f"- [{item.layer}] you (the assistant) told the user{' on ' + day if day else ''}: "
+                f"{_clipped(item.text)} (confidence {item.decayed_confidence:.2f})")
+    if item.layer in _EVENT_LAYERS:
+        when = when_said(item, temporal)
+    else:
+        since = (item.valid_from or item.provenance.get("ts") or "")[:10]
+        when = f"since {since}" if since else ""
+    sure = f"confidence {item.decayed_confidence:.2f}"
+    source = f"source {item.trust_source}"
+    line = f"- [{item.layer}] {item.text} ({sure}{', ' + when if when else ''}, {source})"
+    if item.needs_confirmation:
+        line += " - uncertain: ask the user to confirm before relying on it"
+    if item.valid_to:
+        line += f" - no longer true since {item.valid_to[:10]}"
+    return line
+
+
 def context_block(items: Sequence[RecallItem], max_tokens: int, temporal: bool = False) -> str:
     """What is known, how sure, since when and from where, within a token budget (~4 chars each).
     Events carry the day they were said and the day they are about (with weekdays when the
@@ -306,28 +328,7 @@ def context_block(items: Sequence[RecallItem], max_tokens: int, temporal: bool =
     lines = ["What you know about this user (most relevant first):"]
     budget = max_tokens * 4 - len(lines[0])
     for item in items:
-        if item.layer in _EVENT_LAYERS and item.type == ASSISTANT_EVENT:
-            # Who said it, plainly: the agent must not take its own advice for the user's words.
-            day = _day(item.provenance.get("ts") or item.valid_from or "", temporal)
-            line = (f"- [{item.layer}] you (the assistant) told the user{' on ' + day if day else ''}: "
-                    f"{_clipped(item.text)} (confidence {item.decayed_confidence:.2f})")
-            if len(line) + 1 > budget:
-                break
-            lines.append(line)
-            budget -= len(line) + 1
-            continue
-        if item.layer in _EVENT_LAYERS:
-            when = when_said(item, temporal)
-        else:
-            since = (item.valid_from or item.provenance.get("ts") or "")[:10]
-            when = f"since {since}" if since else ""
-        sure = f"confidence {item.decayed_confidence:.2f}"
-        source = f"source {item.trust_source}"
-        line = f"- [{item.layer}] {item.text} ({sure}{', ' + when if when else ''}, {source})"
-        if item.needs_confirmation:
-            line += " - uncertain: ask the user to confirm before relying on it"
-        if item.valid_to:
-            line += f" - no longer true since {item.valid_to[:10]}"
+        line = _block_line(item, temporal)
         if len(line) + 1 > budget:
             break
         lines.append(line)

@@ -20,7 +20,6 @@ from dataclasses import dataclass, replace
 
 from ..bootstrap import Dependencies
 from ..domain.cleaning import clean_turn, order_turns, validate_id
-from ..domain.cleansing import TENTATIVE_TAG
 from ..domain.cleansing import cleanse as cleanse_extraction
 from ..domain.codec import from_jsonable, to_jsonable
 from ..domain.consent import Permissions
@@ -106,15 +105,7 @@ def cleanse(batch: ExtractedBatch) -> ExtractedBatch:
             items.append(item)
             continue
         text, sent_at = item.turn.content, item.turn.client_ts
-        if item.turn.role is not Role.USER:
-            # The assistant's "you might try..." is what it said, not a doubt about the user: its
-            # times are resolved, its hedges not counted against it.
-            said = cleanse_extraction(item.event, text, sent_at)
-            items.append(replace(item, event=replace(
-                said, tags=tuple(t for t in said.tags if t != TENTATIVE_TAG), weight=item.event.weight,
-                confidence=item.event.confidence)))
-            continue
-        event = cleanse_extraction(item.event, text, sent_at)
+        event = cleanse_extraction(item.event, text, sent_at, hedges_doubt=item.turn.role is Role.USER)
         facts = tuple(cleanse_extraction(f, text, sent_at) for f in item.facts)
         items.append(ExtractedTurn(item.turn, event, facts))
     if batch.permissions.child_mode:

@@ -63,27 +63,27 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
 
 
 def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list,
-                    sealed_ids: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+                    sealed_ids: set[str]) -> tuple[dict[str, str], dict[str, str], set[str]]:
     """For each turn, the text of the turn before it in the session (this batch or earlier); empty
-    after a sealed turn, whose words must not reach a neighbour's event in clear. And for each
-    assistant turn that follows one of the user's, the request it answered (its message id); a
-    user's turn that follows the assistant's maps to "" (its words are embedded alone)."""
+    after a sealed turn, whose words must not reach a neighbour's event in clear. For each
+    assistant turn that follows one of the user's, the request it answered (its message id); and
+    the user's turns that follow the assistant's, whose words are embedded alone."""
     earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
     previous, previous_id, previous_role = "", None, None
     if earlier:
         logged = deps.turns.turns(ref.scope, [earlier[-1]["message_id"]])
         previous = "" if any(crypto.is_sealed(row["content"]) for row in logged) else earlier[-1]["content"]
         previous_id, previous_role = earlier[-1]["message_id"], earlier[-1].get("role")
-    out, answered = {}, {}
+    out, answered, after_assistant = {}, {}, set()
     for turn in turns:
         out[turn.message_id] = previous[:CONTEXT_CHARS]
         if previous_role == Role.ASSISTANT.value and turn.role is Role.USER:
-            answered[turn.message_id] = ""  # a user's turn after the assistant's: embedded alone
+            after_assistant.add(turn.message_id)
         if turn.role is Role.ASSISTANT and previous_role == Role.USER.value and previous_id:
             answered[turn.message_id] = previous_id
         previous = "" if turn.message_id in sealed_ids else turn.content
         previous_id, previous_role = turn.message_id, turn.role.value
-    return out, answered
+    return out, answered, after_assistant
 
 
 def _fold_duplicates(docs: list[dict], hits: list[list[dict]]) -> tuple[dict, dict, list[AuditEntry]]:
@@ -145,7 +145,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     new_ids = deps.turns.append(scope, batch.session_id, batch.device_id,
                                 seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
                                 else turns, keep_content=not child)
-    context, answered = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
+    context, answered, after_assistant = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
     items = [item for item in batch.items if item.event is not None]
     # The turn log holds the batch: the rest runs at once, the episodes (embedded here group by
     # group, each group written beside; repeats folded; the cap) and working memory, tasks and the
@@ -153,7 +153,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     # other side whatever happens).
     beside = _beside(_write_beside, batch, deps, state, ref, items)
     try:
-        extracted, audit = _write_episodes(batch, deps, child, context, answered, items, new_ids)
+        extracted, audit = _write_episodes(batch, deps, child, context, answered, after_assistant, items, new_ids)
     finally:
         futures.wait([beside])
     more_extracted, more_audit = beside.result()
@@ -163,12 +163,12 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
 
 
 def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, context: dict[str, str],
-                    answered: dict[str, str],
+                    answered: dict[str, str], after_assistant: set[str],
                     items: list[ExtractedTurn], new_ids: set[str]) -> tuple[list[dict], list[AuditEntry]]:
     scope = batch.scope
     docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, ""), answered.get(item.turn.message_id))
             for item in items]
-    alone = {d["event_id"] for d, item in zip(docs, items, strict=True) if answered.get(item.turn.message_id) == ""}
+    alone = {event_id(scope, message_id) for message_id in after_assistant}
     # A retry (the turn log had the message) must not overwrite what happened to its event since:
     # merges, feedback, forgetting. An event the first attempt never stored (it crashed after the
     # turn log) is written now: the retry finishes the job.
@@ -202,7 +202,7 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict], embed: 
         for start in range(0, len(docs), size):
             group = docs[start:start + size]
             if embed:
-                texts = [d["text"] if d["event_id"] in alone else _embedded_text(d) for d in group]
+                texts = [_embedded_text(d, d["event_id"] in alone) for d in group]
                 for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
                     doc["vector"] = vector
                 checked.append((group, _beside(deps.episodes.nearest_of_type, scope,
@@ -223,14 +223,14 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict], embed: 
     return merged_into, merges, audit
 
 
-def _embedded_text(doc: dict) -> str:
+def _embedded_text(doc: dict, alone: bool) -> str:
     """What an event's vector is made of: the turn with the one before it, the thread it continues
     ("Yes, last week!" means nothing alone; an assistant's answer is found by the request it
-    answered). A user's turn right after the assistant's is embedded alone (``alone``): the
-    assistant's long answer drowns it: on the Chinese dialogue set a plain e5 search over every
-    turn found 0.884 of the evidence in its top 10 with each turn alone, 0.759 with the turn before
-    it, 0.881 with the context kept for the assistant's answers only."""
-    return f"{doc['context']}\n{doc['text']}" if doc["context"] else doc["text"]
+    answered); a user's turn right after the assistant's ``alone``: the assistant's long answer
+    drowns it. On the Chinese dialogue set a plain e5 search over every turn found 0.884 of the
+    evidence in its top 10 with each turn alone, 0.759 with the turn before it, 0.881 with the
+    context kept for the assistant's answers only."""
+    return f"{doc['context']}\n{doc['text']}" if doc["context"] and not alone else doc["text"]
 
 
 def _put_group(deps: Dependencies, scope: Scope, group: list[dict]) -> None:

@@ -62,7 +62,7 @@ _OWN_NAMES_WAIT_S = 0.3
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
 _NO_SUBSTANCE = ("greeting", "small_talk")
 # The user as a whole is what they said: the assistant's answers are not about them.
-_NOT_ABOUT_THE_USER = (*_NO_SUBSTANCE, "assistant")
+_NOT_ABOUT_THE_USER = (*_NO_SUBSTANCE, EventType.ASSISTANT.value)
 
 
 def _parse(ts: str) -> datetime:
@@ -235,8 +235,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         raw |= {i: unit_cosine(vector, fresh_vectors[i], 0.0) for i in unseen if i in docs and fresh_vectors[i]}
     # Measured against this user's other memories for the question: what an event is worth in the
     # fusion with BM25, and the relevance the guard and the floor read.
-    baseline = (background_cosine(list(raw.values()), unrelated, recipe.background_prior_docs)
-                if recipe.background_relevance else unrelated)
+    baseline = background_cosine(list(raw.values()), unrelated, recipe.background_prior_docs)
     evidence_cosine = {i: calibrated_cosine(c, baseline) for i, c in raw.items()}
     term_weights = weights(terms, df, user_docs)
     evidence = evidence_weights(term_weights)
@@ -262,7 +261,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
-    script = dominant_script(texts.values())
+    script = dominant_script(texts.values()) if foreground else "latin"
     unchecked = [n for n in foreground if not checkable(n, script)]
     foreground = [n for n in foreground if n not in unchecked]
     if signals is not None:
@@ -273,6 +272,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             signals["own_names"] = sorted(own | set(unchecked) | (set(background) if foreground else set()))
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values()))
+    relevances = {i: max(evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     items = []
     for event_id, doc in docs.items():
@@ -288,10 +288,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             score *= 1 + recipe.assistant_boost
         if doc.get("evicted"):
             score *= COLD_TIER_FACTOR
-        relevance = max(evidence_cosine.get(event_id, 0.0), weighted_overlap(evidence, tokens[event_id]))
-        if event_id in answers:
-            request = answers[event_id]
-            relevance = max(relevance, evidence_cosine.get(request, 0.0), weighted_overlap(evidence, tokens[request]))
+        # An answer found through its request is as relevant as the request.
+        relevance = max(relevances[event_id], relevances[answers.get(event_id, event_id)])
         if relevance < recipe.relevance_floor:
             continue
         if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
