@@ -1,5 +1,6 @@
-"""Code blocks of the READMEs, by name: a block follows a ``<!-- snippet: NAME ... -->`` line.
-Tests run the blocks themselves, so a README cannot show code that does not work."""
+"""Code blocks of the READMEs and docs/, by name: a block follows a ``<!-- snippet: NAME (run by
+TEST) -->`` line. Tests run the blocks themselves, so a doc cannot show code that does not work;
+tests/unit/test_docs.py checks that every marked block is read by the test its marker names."""
 
 from __future__ import annotations
 

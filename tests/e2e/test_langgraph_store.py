@@ -22,6 +22,7 @@ from tests.readme_snippets import for_user, snippet
 
 pytestmark = pytest.mark.stack
 TENANT = "local"  # the tenant of the stack's API key
+DOC = "docs/agents.md"  # where the LangGraph snippet is shown
 
 
 @pytest.fixture
@@ -34,10 +35,10 @@ def _user() -> str:
     return f"lg-{uuid.uuid4().hex[:10]}"
 
 
-def test_the_readme_langgraph_snippet_runs(engram_env):
+def test_the_docs_langgraph_snippet_runs(engram_env):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(for_user(snippet("README.md", "langgraph"), _user()), "README.md:langgraph", "exec"), {})
+        exec(compile(for_user(snippet(DOC, "langgraph"), _user()), f"{DOC}:langgraph", "exec"), {})
     assert "Pixel" in out.getvalue()
 
 

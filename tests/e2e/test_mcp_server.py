@@ -16,9 +16,9 @@ pytestmark = pytest.mark.stack
 TOOLS = {"remember", "recall", "forget", "list_memories", "correct_memory"}
 
 
-def _server_from_readme(api_url: str, api_key: str, user: str) -> StdioServerParameters:
-    """The README's MCP host configuration, its placeholders filled in for this stack."""
-    config = json.loads(snippet("README.md", "mcp-config"))["mcpServers"]["engram"]
+def _server_from_docs(api_url: str, api_key: str, user: str) -> StdioServerParameters:
+    """The MCP host configuration docs/agents.md shows, its placeholders filled in for this stack."""
+    config = json.loads(snippet("docs/agents.md", "mcp-config"))["mcpServers"]["engram"]
     env = dict(config["env"])
     assert env.pop("ENGRAM_API_URL") == "<api url>" and env.pop("ENGRAM_API_KEY") == "<api key>"
     assert env.pop("ENGRAM_USER_ID") == "alice"
@@ -35,7 +35,7 @@ async def _session_run(params: StdioServerParameters, scenario):
 
 def test_list_tools_then_remember_and_recall_a_fact_for_a_fresh_user(api_url, api_key):
     user = f"mcp-{uuid.uuid4().hex[:10]}"
-    params = _server_from_readme(api_url, api_key, user)
+    params = _server_from_docs(api_url, api_key, user)
     assert params.command == str(ROOT / ".venv/bin/engram-mcp")
 
     async def scenario(session: ClientSession):
@@ -60,7 +60,7 @@ def test_profile_tools_and_errors_come_back_as_tool_errors(api_url, api_key):
 
     user = f"mcp-{uuid.uuid4().hex[:10]}"
     Engram(api_url, api_key=api_key).set_consent(user, long_term=True)  # a profile is kept with consent only
-    params = _server_from_readme(api_url, api_key, user)
+    params = _server_from_docs(api_url, api_key, user)
 
     async def scenario(session: ClientSession):
         await session.call_tool("remember", {"messages": [{"role": "user", "content": "I live in Berlin."}]})

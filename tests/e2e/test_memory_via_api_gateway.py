@@ -26,7 +26,7 @@ def test_ingest_then_recall_through_the_gateway(api_url, api_key, user, refresh_
         "messages": [{"role": "user", "content": "I adopted a grey cat called Pixel.",
                       "client_ts": "2026-05-01T10:00:00Z", "message_id": "p1"}]})
     assert ingest.status_code == 200, ingest.text
-    refresh_episodes()  # no session given: the episode itself must be searchable (README: visibility)
+    refresh_episodes()  # no session given: the episode itself must be searchable (docs/ingestion.md: searchable)
     answer = httpx.post(f"{api_url}/v1/users/{user}/recall", headers=headers, timeout=60,
                         json={"query": "Do you remember the name of my cat?"})
     assert answer.status_code == 200, answer.text

@@ -108,7 +108,7 @@ class Settings(BaseSettings):
     # write run while the next is embedded. Small groups overlap the writes with the embedding
     # when the stores have CPUs of their own (as deployed); where they share the embedder's cores
     # (one small box) the overlap gains nothing and a request's episodes are better embedded at
-    # once: 32 there (README, "Benchmarks").
+    # once: 32 there (docs/benchmarks.md).
     embed_group: int = Field(8, ge=1, le=100)
     # The alias every request uses; ``engram.migrate`` points it at the physical index of the
     # current layout (adapters/episode_index.py), copying an older layout's documents over.

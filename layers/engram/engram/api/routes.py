@@ -1,4 +1,4 @@
-"""HTTP routes of API v1 (see shared API.md). Each route: parse, scope, one service call."""
+"""HTTP routes of API v1 (docs/api.md, which extends shared API.md). Each route: parse, scope, one service call."""
 
 from __future__ import annotations
 

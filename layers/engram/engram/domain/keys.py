@@ -20,7 +20,7 @@ Where a store limits the length of an id (an OpenSearch ``_id`` is at most 512 b
 must not name its owner (erasure jobs), the id is the SHA-256 of an encoding instead.
 
 ``FORMAT_VERSION`` names this layout; ``local/stack`` wipes local data written under another one
-(see the README), because keys of the old ``t:u:d:s`` form cannot be decoded unambiguously.
+(see docs/operations.md), because keys of the old ``t:u:d:s`` form cannot be decoded unambiguously.
 
 Not built here, on purpose: the AES-GCM associated data (``domain.crypto.associated_data``) keeps
 its unit-separator form, which is injective because it refuses parts containing the separator;

@@ -7,7 +7,7 @@ the Powertools Metrics of ``engram.handlers`` (``adapters/emf_metrics.py``), who
 service come from ``POWERTOOLS_METRICS_NAMESPACE`` and ``POWERTOOLS_SERVICE_NAME`` (Globals).
 
 Rates are 0/1 datapoints, so a CloudWatch ``Average`` over a period is the rate itself and an
-alarm on it needs no metric math (LocalStack evaluates such alarms; see the README).
+alarm on it needs no metric math (LocalStack evaluates such alarms; see docs/operations.md).
 """
 
 from __future__ import annotations
