@@ -4,8 +4,10 @@ to the profile-graph contract suite (tests/contract/profile_graph.py)."""
 
 from __future__ import annotations
 
+import ast
 import copy
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +22,7 @@ from engram.domain.trust import TRUST_WEIGHTS, reinforce
 
 T0 = datetime(2026, 4, 1, 8, 0, tzinfo=UTC)
 NOW = T0 + timedelta(days=10)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def edge(edge_id: str, predicate: P = P.LIVES_IN, source: Src = Src.USER, confidence: float = 0.8, *,
@@ -272,3 +275,15 @@ def test_planning_is_pure(case):
     before = copy.deepcopy(case)
     assert plan(*case) == plan(*case) and case == before
 
+
+# -- one copy of the rule ---------------------------------------------------------------------------
+
+RULE_PIECES = {"already_heard", "reinforce_edge", "resolve_contradictions", "closed_at", "contradicts",
+               "states_an_end", "reinforce"}
+
+
+@pytest.mark.parametrize("store", ["layers/engram/engram/adapters/profile_graph.py", "tests/fakes/graph.py"])
+def test_the_stores_apply_the_plan_and_hold_none_of_the_rule(store):
+    imported = {alias.name for node in ast.walk(ast.parse((ROOT / store).read_text()))
+                if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert "plan_fact_write" in imported and not imported & RULE_PIECES
