@@ -2,26 +2,19 @@
 
 User nodes per tenant and user, object nodes per tenant (Person nodes per user) under the same
 keys as the adapter's (``domain.keys``: a user's Person nodes are those under its prefix), edges
-with the same properties. What a fact does to existing edges is decided by the same pure
-functions (``domain.beliefs``).
+with the same properties. What a fact does to existing edges is the same plan the adapter
+applies (``domain.belief_plan.plan_fact_write``): this fake only reads the candidates and writes it.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Collection
+from datetime import datetime
 
-from engram.domain.beliefs import (
-    EdgeClaim,
-    already_heard,
-    closed_at,
-    contradicts,
-    reinforce_edge,
-    resolve_contradictions,
-    states_an_end,
-)
+from engram.domain.belief_plan import BeliefPlan, candidate_reads, plan_fact_write
 from engram.domain.keys import object_node_key, person_key_prefix, user_node_key
-from engram.domain.model import PREDICATES, Predicate, Scope, TrustSource
+from engram.domain.model import PREDICATES, Predicate, Scope
 from engram.domain.records import Fact
 from engram.errors import NotFound
 
@@ -69,48 +62,40 @@ class InMemoryProfileGraph:
         spec = PREDICATES[fact.predicate]
         rel, now = fact.predicate.value, utcnow()
         key = object_node_key(scope, spec.target, fact.object)
-        valid_from, observed = fact.valid_from or now, fact.observed_at or now
         uid = user_node_key(scope)
         self.users.setdefault(uid, {"tenant": scope.tenant, "user_id": scope.user_id, "created_at": now})
         self.objects.setdefault(key, {"label": spec.target.value, "name": fact.object, "tenant": scope.tenant,
                                       "created_at": now})
-        earlier = next((e for e in self.edges if e["uid"] == uid and e["rel"] == rel and e["key"] == key
-                        and already_heard(e["message_ids"], fact.message_ids)), None)
-        if earlier is not None:
-            return "unchanged", self._item(earlier), self._item(earlier)
-        ending = states_an_end(fact.tags)
-        current = None if ending else next((e for e in self._edges_of(scope, rel=rel) if e["key"] == key), None)
-        if current is not None:
-            before = self._item(current)
-            again = reinforce_edge(EdgeClaim(current["id"], TrustSource(current["source"]), current["confidence"]),
-                                   fact.source, fact.confidence)
-            confirmed = current.get("confirmed_at") or current["created_at"]
-            current.update(confidence=again.confidence, updated_at=now, source=again.source.value,
-                           confirmed_at=observed if observed > confirmed else confirmed,
-                           message_ids=current["message_ids"] + [m for m in fact.message_ids
-                                                                 if m not in current["message_ids"]])
-            return "reinforced", before, self._item(current)
-        same, functional, opposites = contradicts(fact.predicate, fact.tags)
-        contradicted = [e for e in self._edges_of(scope, rel=rel) if e["key"] == key] if same else []
-        if functional:
-            contradicted += [e for e in self._edges_of(scope, rel=rel) if e["key"] != key]
-        for opposite in opposites:  # its object node is of the opposite's own label
-            opposite_key = object_node_key(scope, PREDICATES[opposite].target, fact.object)
-            contradicted += [e for e in self._edges_of(scope, rel=opposite.value) if e["key"] == opposite_key]
-        new_id = f"e-{uuid.uuid4().hex[:20]}"
-        resolution = resolve_contradictions(
-            fact.source, fact.confidence, [EdgeClaim(e["id"], TrustSource(e["source"]), e["confidence"])
-                                           for e in contradicted])
-        for edge in self.edges:
-            if edge["id"] in resolution.close:
-                edge.update(valid_to=closed_at(valid_from, edge.get("valid_from")), closed_by=new_id, updated_at=now)
-        edge = {"uid": uid, "rel": rel, "key": key, "id": new_id, "confidence": fact.confidence,
-                "source": fact.source.value, "created_at": now, "updated_at": now, "confirmed_at": observed,
-                "valid_from": valid_from, "valid_to": valid_from if resolution.contested or ending else None,
-                "message_ids": list(fact.message_ids), "tags": list(resolution.tags(fact.tags)),
-                "weight": fact.weight, "sensitive": spec.sensitive, "sealed": fact.sealed, "counter_evidence": []}
+        heard = [self._item(e) for e in self._edges_of(scope, rel=rel, current=False) if e["key"] == key]
+        functional, opposites = candidate_reads(fact)
+        current = [self._item(e) for e in self._edges_of(scope, rel=rel) if e["key"] != key] if functional else []
+        opposed = [self._item(e) for p in opposites for e in self._edges_of(scope, rel=p.value)
+                   if e["key"] == object_node_key(scope, PREDICATES[p].target, fact.object)]
+        plan = plan_fact_write(fact, heard, current, opposed, now=now)
+        return self._apply(scope, fact, key, plan, now)
+
+    def _apply(self, scope: Scope, fact: Fact, key: str, plan: BeliefPlan,
+               now: datetime) -> tuple[str, dict | None, dict]:
+        if plan.unchanged is not None:
+            earlier = self._edge(scope, plan.unchanged)
+            return plan.action, self._item(earlier), self._item(earlier)
+        if (again := plan.reinforce) is not None:
+            edge = self._edge(scope, again.edge_id)
+            before = self._item(edge)
+            edge.update(confidence=again.confidence, updated_at=now, source=again.source.value,
+                        confirmed_at=again.confirmed_at(edge.get("confirmed_at") or edge["created_at"]),
+                        message_ids=again.merged_message_ids(edge["message_ids"]))
+            return plan.action, before, self._item(edge)
+        new, new_id = plan.create, f"e-{uuid.uuid4().hex[:20]}"
+        for close in plan.close:
+            self._edge(scope, close.edge_id).update(valid_to=close.valid_to, closed_by=new_id, updated_at=now)
+        edge = {"uid": user_node_key(scope), "rel": fact.predicate.value, "key": key, "id": new_id,
+                "confidence": new.confidence, "source": new.source.value, "created_at": now, "updated_at": now,
+                "confirmed_at": new.confirmed_at, "valid_from": new.valid_from, "valid_to": new.valid_to,
+                "message_ids": list(new.message_ids), "tags": list(new.tags), "weight": new.weight,
+                "sensitive": new.sensitive, "sealed": new.sealed, "counter_evidence": []}
         self.edges.append(edge)
-        return ("contested" if resolution.contested else "created"), None, self._item(edge)
+        return plan.action, None, self._item(edge)
 
     def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None,
               predicates: Collection[Predicate] | None = None) -> list[dict]:

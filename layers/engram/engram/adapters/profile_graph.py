@@ -7,7 +7,9 @@ cannot make two users share a node, and a user's Person nodes are exactly those 
 with ``keys.person_key_prefix``.
 Edges carry a predicate from the closed vocabulary as their type, so relationship
 types in the Cypher below come from ``Predicate`` only, never from input.
-A contradicting newer fact closes the older edge (``valid_to``) instead of deleting it.
+What a fact does to the edges already there is planned in ``domain.belief_plan``; this module
+reads the edges the plan is made from and writes the plan. A contradicted edge is closed
+(``valid_to``), never deleted.
 """
 
 from __future__ import annotations
@@ -17,17 +19,9 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..domain.beliefs import (
-    EdgeClaim,
-    already_heard,
-    closed_at,
-    contradicts,
-    reinforce_edge,
-    resolve_contradictions,
-    states_an_end,
-)
+from ..domain.belief_plan import BeliefPlan, candidate_reads, plan_fact_write
 from ..domain.keys import object_node_key, person_key_prefix, user_node_key
-from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope, TrustSource
+from ..domain.model import PREDICATES, NodeLabel, Predicate, Scope
 from ..domain.records import Fact
 from ..errors import NotFound, StoreUnavailable
 from .clients import Clients
@@ -36,7 +30,6 @@ if TYPE_CHECKING:
     import neo4j
 
 _REL_TYPES = "|".join(p.value.upper() for p in Predicate)
-_CLAIM = ("id", "source", "confidence", "valid_from")  # what a contradiction is decided and closed by
 _ITEM = ("RETURN r.id AS id, type(r) AS rel, o.name AS object, labels(o)[0] AS label, r.confidence AS confidence, "
          "r.source AS source, r.created_at AS created_at, r.updated_at AS updated_at, r.valid_from AS valid_from, "
          "r.valid_to AS valid_to, r.message_ids AS message_ids, r.tags AS tags, r.weight AS weight, "
@@ -74,6 +67,63 @@ def _ensure_constraints(drv: neo4j.Driver) -> None:
         for predicate in Predicate:
             rel = predicate.value.upper()
             session.run(f"CREATE INDEX {predicate.value}_id IF NOT EXISTS FOR ()-[r:{rel}]-() ON (r.id)").consume()
+
+
+def _candidates(tx, scope: Scope, fact: Fact, params: dict) -> dict[str, list[dict]]:
+    """The edges ``plan_fact_write`` decides over, in one round trip: the user's edges of the
+    predicate to the fact's object (current or closed), and the current ones it may contradict."""
+    spec = PREDICATES[fact.predicate]
+    rel = fact.predicate.value.upper()
+    functional, opposites = candidate_reads(fact)
+    parts = [f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{spec.target.value} {{key: $key}}) {_ITEM}, 'heard' AS part"]
+    if functional:
+        parts.append(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.valid_to IS NULL AND o.key <> $key "
+                     f"{_ITEM}, 'current' AS part")
+    keys = {}
+    for n, opposite in enumerate(opposites):  # its object node is of the opposite's own label ("hiking" liked, done)
+        keys[f"okey{n}"] = object_node_key(scope, PREDICATES[opposite].target, fact.object)
+        parts.append(f"MATCH (:User {{uid: $uid}})-[r:{opposite.value.upper()}]->(o {{key: $okey{n}}}) "
+                     f"WHERE r.valid_to IS NULL {_ITEM}, 'opposite' AS part")
+    found: dict[str, list[dict]] = {"heard": [], "current": [], "opposite": []}
+    for record in tx.run(" UNION ALL ".join(parts), {**params, **keys}):
+        item = _item(record)
+        found[item.pop("part")].append(item)
+    return found
+
+
+def _apply(tx, fact: Fact, plan: BeliefPlan, heard: dict[str, dict], params: dict):
+    """Write ``plan``; returns what ``upsert_fact`` does."""
+    rel, label = fact.predicate.value.upper(), PREDICATES[fact.predicate].target.value
+    if plan.unchanged is not None:
+        return plan.action, heard[plan.unchanged], heard[plan.unchanged]
+    if (again := plan.reinforce) is not None:
+        # The ids and the confirmation are merged in the SET itself (see ``Reinforce``).
+        record = tx.run(
+            f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.id = $id "
+            f"SET r.confidence = $confidence, r.updated_at = $now, r.source = $source, "
+            f"r.confirmed_at = CASE WHEN $observed > coalesce(r.confirmed_at, r.created_at) THEN $observed "
+            f"ELSE coalesce(r.confirmed_at, r.created_at) END, "
+            f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
+            {**params, "id": again.edge_id, "confidence": again.confidence, "source": again.source.value,
+             "observed": again.observed_at, "mids": list(again.message_ids)}).single()
+        return plan.action, heard[again.edge_id], _item(record)
+    new, new_id = plan.create, f"e-{uuid.uuid4().hex[:20]}"
+    if plan.close:
+        tx.run("UNWIND $closes AS c MATCH ()-[r]->() WHERE r.id = c.id SET r.valid_to = c.valid_to, "
+               "r.closed_by = $new_id, r.updated_at = $now",
+               {**params, "closes": [{"id": c.edge_id, "valid_to": c.valid_to} for c in plan.close],
+                "new_id": new_id}).consume()
+    record = tx.run(
+        f"MATCH (u:User {{uid: $uid}}), (o:{label} {{key: $key}}) "
+        f"CREATE (u)-[r:{rel} {{id: $id, confidence: $confidence, source: $source, created_at: $now, "
+        f"updated_at: $now, confirmed_at: $confirmed_at, valid_from: $valid_from, valid_to: $valid_to, "
+        f"message_ids: $mids, tags: $tags, "
+        f"weight: $weight, sensitive: $sensitive, sealed: $sealed, counter_evidence: []}}]->(o) {_ITEM}",
+        {**params, "id": new_id, "confidence": new.confidence, "source": new.source.value,
+         "confirmed_at": new.confirmed_at, "valid_from": new.valid_from, "valid_to": new.valid_to,
+         "mids": list(new.message_ids), "tags": list(new.tags), "weight": new.weight,
+         "sensitive": new.sensitive, "sealed": new.sealed}).single()
+    return plan.action, None, _item(record)
 
 
 class ProfileGraph:
@@ -122,69 +172,18 @@ class ProfileGraph:
 
     @staticmethod
     def _upsert(tx, scope: Scope, fact: Fact):
+        """Read the candidate edges, plan, apply: one transaction, so the plan is applied to what it
+        was made from (a managed transaction retried whole on a transient error plans again)."""
         spec = PREDICATES[fact.predicate]
-        rel, label = fact.predicate.value.upper(), spec.target.value
         now = datetime.now(UTC)
         params = {"uid": user_node_key(scope), "tenant": scope.tenant, "user": scope.user_id,
-                  "key": object_node_key(scope, spec.target, fact.object), "name": fact.object, "now": now,
-                  "valid_from": fact.valid_from or now, "mids": list(fact.message_ids),
-                  "observed": fact.observed_at or now}
+                  "key": object_node_key(scope, spec.target, fact.object), "name": fact.object, "now": now}
         tx.run(f"MERGE (u:User {{uid: $uid}}) ON CREATE SET u.tenant = $tenant, u.user_id = $user, "
-               f"u.created_at = $now MERGE (o:{label} {{key: $key}}) ON CREATE SET o.name = $name, "
+               f"u.created_at = $now MERGE (o:{spec.target.value} {{key: $key}}) ON CREATE SET o.name = $name, "
                f"o.tenant = $tenant, o.created_at = $now", params).consume()
-        heard = [_item(r) for r in tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
-                                          f"{_ITEM}", params)]
-        earlier = next((e for e in heard if already_heard(e["message_ids"], fact.message_ids)), None)
-        if earlier is not None:
-            return "unchanged", earlier, earlier
-        ending = states_an_end(fact.tags)
-        current = None if ending else tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o:{label} {{key: $key}}) "
-                                             f"WHERE r.valid_to IS NULL {_ITEM}", params).single()
-        if current is not None:
-            before = _item(current)
-            again = reinforce_edge(EdgeClaim(before["id"], TrustSource(before["source"]), before["confidence"]),
-                                   fact.source, fact.confidence)
-            record = tx.run(
-                f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.id = $id "
-                f"SET r.confidence = $confidence, r.updated_at = $now, r.source = $source, "
-                f"r.confirmed_at = CASE WHEN $observed > coalesce(r.confirmed_at, r.created_at) THEN $observed "
-                f"ELSE coalesce(r.confirmed_at, r.created_at) END, "
-                f"r.message_ids = r.message_ids + [m IN $mids WHERE NOT m IN r.message_ids] {_ITEM}",
-                {**params, "id": before["id"], "confidence": again.confidence, "source": again.source.value}).single()
-            return "reinforced", before, _item(record)
-        same, functional, opposites = contradicts(fact.predicate, fact.tags)
-        contradicted = []
-        if same:
-            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o {{key: $key}}) WHERE r.valid_to IS NULL "
-                                   f"{_ITEM}", params).values(*_CLAIM)
-        if functional:
-            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{rel}]->(o) WHERE r.valid_to IS NULL "
-                                   f"AND o.key <> $key {_ITEM}", params).values(*_CLAIM)
-        for opposite in opposites:  # its object node is of the opposite's own label ("hiking" liked, done)
-            opposite_key = object_node_key(scope, PREDICATES[opposite].target, fact.object)
-            contradicted += tx.run(f"MATCH (:User {{uid: $uid}})-[r:{opposite.value.upper()}]->(o {{key: $okey}}) "
-                                   f"WHERE r.valid_to IS NULL {_ITEM}", {**params, "okey": opposite_key}
-                                   ).values(*_CLAIM)
-        new_id = f"e-{uuid.uuid4().hex[:20]}"
-        resolution = resolve_contradictions(fact.source, fact.confidence,
-                                            [EdgeClaim(i, TrustSource(src), conf) for i, src, conf, _ in contradicted])
-        if resolution.close:
-            began = {i: start.to_native() if start is not None else None for i, _, _, start in contradicted}
-            closes = [{"id": i, "valid_to": closed_at(params["valid_from"], began[i])} for i in resolution.close]
-            tx.run("UNWIND $closes AS c MATCH ()-[r]->() WHERE r.id = c.id SET r.valid_to = c.valid_to, "
-                   "r.closed_by = $new_id, r.updated_at = $now",
-                   {**params, "closes": closes, "new_id": new_id}).consume()
-        record = tx.run(
-            f"MATCH (u:User {{uid: $uid}}), (o:{label} {{key: $key}}) "
-            f"CREATE (u)-[r:{rel} {{id: $id, confidence: $confidence, source: $source, created_at: $now, "
-            f"updated_at: $now, confirmed_at: $observed, valid_from: $valid_from, valid_to: $valid_to, "
-            f"message_ids: $mids, tags: $tags, "
-            f"weight: $weight, sensitive: $sensitive, sealed: $sealed, counter_evidence: []}}]->(o) {_ITEM}",
-            {**params, "id": new_id, "confidence": fact.confidence, "source": fact.source.value,
-             "valid_to": params["valid_from"] if resolution.contested or ending else None,
-             "tags": list(resolution.tags(fact.tags)), "weight": fact.weight,
-             "sensitive": spec.sensitive, "sealed": fact.sealed}).single()
-        return ("contested" if resolution.contested else "created"), None, _item(record)
+        found = _candidates(tx, scope, fact, params)
+        plan = plan_fact_write(fact, found["heard"], found["current"], found["opposite"], now=now)
+        return _apply(tx, fact, plan, {e["id"]: e for e in found["heard"]}, params)
 
     def items(self, scope: Scope, *, include_history: bool = False, limit: int | None = None,
               predicates: Collection[Predicate] | None = None) -> list[dict]:

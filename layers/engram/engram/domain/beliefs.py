@@ -1,7 +1,7 @@
 """What a new statement does to what is already believed: pure decisions over edges.
 
-The graph adapter reads the edges a fact touches, asks these functions what to do, and persists
-the answer; nothing here knows a store. (Graphiti's ``resolve_edge_contradictions`` is the shape:
+``belief_plan`` puts them together into the plan a store applies for one fact; nothing here
+knows a store. (Graphiti's ``resolve_edge_contradictions`` is the shape:
 the contradiction rule is a function of the edges, not a side effect of a query.)
 """
 
