@@ -33,10 +33,9 @@ def turn(message_id: str, when: datetime, content: str = "hello", role: Role = R
 
 
 def wipe(deps, scope: Scope) -> None:
-    """Whatever a test may have written for ``scope``, in every store (best effort)."""
-    for erase in (deps.sessions.delete_user, deps.episodes.delete_user, deps.graph.delete_user,
-                  deps.exports.delete_user, deps.erasure_jobs.delete_rows, deps.keys.shred,
-                  deps.erasure_jobs.drop_user):
+    """Whatever a test may have written for ``scope``, from every holder of user data, as the
+    erasure saga takes it: marked (the rows go only then), deleted, dropped. Best effort."""
+    for erase in (deps.erasure_jobs.mark_erasing, *(h.delete for h in deps.holders), deps.erasure_jobs.drop_user):
         with contextlib.suppress(Exception):
             erase(scope)
 

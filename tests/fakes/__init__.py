@@ -80,7 +80,8 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "probes": lambda: dict.fromkeys(PROBED, _no_op),
     }
     parts |= {name: overrides[name] if name in overrides else make() for name, make in derived.items()}
-    return Dependencies(settings=settings, llm=overrides.get("llm"), clients=overrides.get("clients"), **parts)
+    given = {name: overrides[name] for name in ("llm", "clients", "holders_of") if name in overrides}
+    return Dependencies(settings=settings, **given, **parts)
 
 
 __all__ = [

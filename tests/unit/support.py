@@ -61,7 +61,7 @@ def run_saga(deps, event: dict) -> dict:
     """The erasure saga's steps in the state machine's order; the verify step's result."""
     erasure.validate(deps, event)
     erasure.mark(deps, event)
-    for store in erasure.STORES:
+    for store in deps.holders.names:
         erasure.delete_from(deps, event, store)
     verified = erasure.verify(deps, event)
     erasure.record(deps, {**event, "verify": verified})

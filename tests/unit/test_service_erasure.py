@@ -87,8 +87,8 @@ def test_the_job_view_shows_each_step(deps, both):
     run_saga(deps, event)
     view = erasure.job_view(deps, "t1", event["job_id"])
     assert view["status"] == "SUCCEEDED" and view["finished_at"]
-    assert {s: view["steps"][s] for s in ("validate", "mark", *erasure.STORES, "verify", "record")} == dict.fromkeys(
-        ("validate", "mark", *erasure.STORES, "verify", "record"), "SUCCEEDED")
+    steps = ("validate", "mark", *deps.holders.names, "verify", "record")
+    assert {s: view["steps"][s] for s in steps} == dict.fromkeys(steps, "SUCCEEDED")
 
 
 # -- the saga ----------------------------------------------------------------------------------
@@ -98,7 +98,7 @@ def test_the_saga_leaves_zero_residue_and_the_other_user_untouched(deps, both):
     bobs = footprint(deps, bob)
     assert all(footprint(deps, alice)[k] for k in ("sessions", "episodes", "graph", "turn_log", "task_events"))
     verified = run_saga(deps, start(deps, alice))
-    assert verified == {"ok": True, "residue": dict.fromkeys(erasure.STORES, 0), "failed_steps": []}
+    assert verified == {"ok": True, "residue": dict.fromkeys(deps.holders.names, 0), "failed_steps": []}
     left = footprint(deps, alice)
     assert not any(left.values()), left
     assert deps.audit.entries(alice) == [] and deps.sessions.sessions_of(alice) == []
@@ -119,7 +119,7 @@ def test_every_step_may_run_twice(deps, both):
     event = start(deps, alice)
     assert erasure.validate(deps, event) == erasure.validate(deps, event) == {"known": True}
     assert erasure.mark(deps, event) == erasure.mark(deps, event)
-    for store in erasure.STORES:
+    for store in deps.holders.names:
         first = erasure.delete_from(deps, event, store)
         again = erasure.delete_from(deps, event, store)
         assert first["status"] == again["status"] == "SUCCEEDED" and again["deleted"] == 0, store

@@ -8,11 +8,29 @@ constructs a store. Unit tests call ``build(...)`` with in-memory fakes instead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from functools import cache
+from functools import cache, cached_property
+from typing import TYPE_CHECKING
 
 from . import ports
 from .config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from .service.holders import DataHolders
+
+
+def user_data_holders(deps: Dependencies) -> DataHolders:
+    """Every holder of a user's data (``service.holders``): what erasure and its verify step,
+    retroactive consent, export and the contract tests' wipe go through. A part that keeps anything
+    per user is answered for here or ``tests/unit/test_data_holders.py`` fails; a new holder gets
+    its branch in ``statemachines/erasure.asl.json``, where the same test holds the branches to
+    this list, in its order. The erasure deletes in parallel; the order is the export document's
+    (the user's state and rows first) and the take-back's (the archive, which rotates the key, last)."""
+    from .service.holders import ArchiveHolder, DataHolders, EpisodeHolder, GraphHolder, RowHolder, SessionHolder
+
+    return DataHolders(tuple(holder(deps) for holder in (RowHolder, SessionHolder, EpisodeHolder, GraphHolder,
+                                                         ArchiveHolder)))
 
 
 # eq=False: two builds are two different sets of pools and caches; identity is what matters
@@ -46,6 +64,14 @@ class Dependencies:
     probes: ports.Probes = field(default_factory=dict)
     # The real clients behind the adapters (None with fakes): migrations and health use them.
     clients: object | None = None
+    # Builds ``holders`` over the parts above (a test may add a holder).
+    holders_of: Callable[[Dependencies], DataHolders] = user_data_holders
+
+    @cached_property
+    def holders(self) -> DataHolders:
+        """What holds the user's data, over these very parts: a copy with a part swapped
+        (``with_``) erases, exports and takes back through the swapped part."""
+        return self.holders_of(self)
 
     def with_(self, **overrides) -> Dependencies:
         """A copy with some parts swapped (a test's failing store, a benchmark's other embedder)."""
@@ -115,7 +141,8 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     if unknown:
         raise TypeError(f"unknown dependencies: {', '.join(sorted(unknown))}")
     parts = {name: overrides[name] if name in overrides else make() for name, make in makers.items()}
-    return Dependencies(settings=settings, clients=clients, **parts)
+    return Dependencies(settings=settings, clients=clients, holders_of=overrides.get("holders_of", user_data_holders),
+                        **parts)
 
 
 @cache

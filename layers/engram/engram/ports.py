@@ -7,12 +7,13 @@ against both, so a fake cannot drift from the store it stands for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .domain.archive import Held
+from .domain.consent import Permissions
 from .domain.crypto import DataKey
 from .domain.metrics import Metric
 from .domain.model import Extraction, Predicate, Scope, Turn
@@ -360,6 +361,31 @@ class MetricsSink(Protocol):
 
 class LlmExtractor(Protocol):
     def extract(self, turn: Turn) -> list[Extraction]: ...
+
+
+class UserDataHolder(Protocol):
+    """A place the user's data lives, as erasure, retroactive consent and export see it
+    (``service.holders``). ``name`` is its step in the erasure saga (the branch ``Delete_<name>``)
+    and its key in residue reports; ``holds`` names the parts of ``Dependencies`` whose user data
+    it answers for; ``waives`` says what it does not do, and why (``{"export": reason}``), so that
+    an empty answer is never a silent one."""
+
+    name: str
+    holds: tuple[str, ...]
+    waives: Mapping[str, str]
+
+    def delete(self, scope: Scope) -> dict:
+        """``{"deleted": n, ...}``; idempotent: a second run deletes 0."""
+        ...
+    def residue(self, scope: Scope) -> int: ...
+    def redact(self, scope: Scope, permissions: Permissions) -> dict[str, int]:
+        """Take back what ``permissions`` forbid; how much changed, by kind. Idempotent."""
+        ...
+    def export(self, scope: Scope, now: datetime) -> dict[str, Callable[[], Iterable | dict]]:
+        """Export sections by name, each produced when the document reaches it (a dict is one
+        object, anything else an array). The store is read here already: one that is down
+        fails before the document's first byte."""
+        ...
 
 
 # Health: one probe per store, each raising when its store does not answer.

@@ -1,13 +1,14 @@
 """Erasure (GDPR art. 17) as a saga: each function below is one step of
 ``statemachines/erasure.asl.json``, run by its own Lambda (``functions/erasure/app.py``).
 
-validate -> mark (writes refused with 409) -> delete in parallel from redis, opensearch,
-postgres, neo4j and the archive (which also deletes the user's stored exports and shreds their
-data key) -> verify (residue per store) -> record. Every step is idempotent (deleting what is
-gone deletes nothing), so Step Functions may retry any of them and a new job for the same user
-simply completes. Every step leaves an audit record under a pseudonymous subject
-(``domain.keys.erasure_audit_subject``, which no valid user id can equal): the user's own audit
-trail is erased with them; the record that an erasure happened names no one.
+validate -> mark (writes refused with 409) -> delete in parallel from every holder of the user's
+data (``deps.holders``: redis, opensearch, postgres, neo4j, and the archive, which also deletes
+the user's stored exports and shreds their data key) -> verify (residue per holder) -> record.
+Every step is idempotent (deleting what is gone deletes nothing), so Step Functions may retry
+any of them and a new job for the same user simply completes. Every step leaves an audit record
+under a pseudonymous subject (``domain.keys.erasure_audit_subject``, which no valid user id can
+equal): the user's own audit trail is erased with them; the record that an erasure happened
+names no one.
 """
 
 from __future__ import annotations
@@ -15,15 +16,12 @@ from __future__ import annotations
 import time
 
 from ..bootstrap import Dependencies
-from ..domain.archive import shard_of
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
 from ..domain.keys import erasure_audit_subject
 from ..domain.model import Scope
 from ..domain.records import AuditEntry
 from ..errors import StoreUnavailable, ValidationFailed, WritesInFlight
-
-STORES = ("redis", "opensearch", "postgres", "neo4j", "archive")
 
 
 def _scope(event: dict) -> Scope:
@@ -101,37 +99,16 @@ def _drain(deps: Dependencies, scope: Scope) -> float:
     return round(time.monotonic() - started, 3)
 
 
-def _delete(store: str, scope: Scope, deps: Dependencies) -> dict:
-    if store == "redis":
-        return {"deleted": deps.sessions.delete_user(scope)}
-    if store == "opensearch":
-        return {"deleted": deps.episodes.delete_user(scope)}
-    if store == "postgres":
-        rows = deps.erasure_jobs.delete_rows(scope)
-        return {"deleted": sum(rows.values()), "tables": rows}
-    if store == "neo4j":
-        return {"deleted": deps.graph.delete_user(scope)}
-    if store == "archive":
-        # Stored exports are plain copies under the service's KMS key, out of reach of the
-        # shredding below: they must be deleted.
-        exports = deps.exports.delete_user(scope)
-        eraser = deps.archive_eraser
-        found = eraser.objects_of(scope, shard_of(scope.tenant, scope.user_id, deps.settings.archive_shards))
-        deleted = [o["key"] for o in found if o["only_user"] and eraser.delete_all_versions(o["key"])]
-        retained = [o["key"] for o in found if o["key"] not in deleted]
-        # Shredding last: the key is what makes the retained copies unreadable.
-        shredded = deps.keys.shred(scope)
-        return {"deleted": len(deleted), "retained_unreadable": retained, "key_shredded": shredded,
-                "exports_deleted": exports}
-    raise ValidationFailed(f"unknown store {store}", field="store")
-
-
 def delete_from(deps: Dependencies, event: dict, store: str) -> dict:
-    """Delete the user from one store. A store that is down raises ``StoreUnavailable``, the
-    state machine's cue to retry with backoff."""
+    """Delete the user from one holder, ``store`` (its name: the state machine's branch passes
+    it). A store that is down raises ``StoreUnavailable``, the state machine's cue to retry with
+    backoff."""
     scope = _scope(event)
+    holder = deps.holders.get(store)
+    if holder is None:
+        raise ValidationFailed(f"unknown store {store}", field="store")
     try:
-        detail = _delete(store, scope, deps)
+        detail = holder.delete(scope)
     except (OSError, ConnectionError) as exc:  # a driver's own transport error: transient too
         raise StoreUnavailable(f"{store}: {exc}") from exc
     detail = {"status": "SUCCEEDED", **detail}
@@ -141,23 +118,14 @@ def delete_from(deps: Dependencies, event: dict, store: str) -> dict:
 
 
 def residue(scope: Scope, deps: Dependencies) -> dict[str, int]:
-    rows = deps.erasure_jobs.count_rows(scope)
-    return {
-        "redis": deps.sessions.count_user(scope),
-        "opensearch": deps.episodes.count(scope, tier="all"),
-        "postgres": sum(n for table, n in rows.items() if table != "user_keys"),
-        "neo4j": deps.graph.count_user(scope),
-        # The archive keeps WORM copies; what must be gone is the key that could read them, and
-        # every stored export (readable by whoever holds a link until it is deleted).
-        "archive": rows.get("user_keys", 0) + deps.exports.count_user(scope),
-    }
+    return {holder.name: holder.residue(scope) for holder in deps.holders}
 
 
 def verify(deps: Dependencies, event: dict) -> dict:
     found = residue(_scope(event), deps)
     jobs = deps.erasure_jobs
     steps = jobs.job(event["tenant"], event["job_id"])["steps"]
-    failed = [s for s in STORES if steps.get(s, {}).get("status") != "SUCCEEDED"]
+    failed = [s for s in deps.holders.names if steps.get(s, {}).get("status") != "SUCCEEDED"]
     ok = not failed and not any(found.values())
     jobs.set_step(event["job_id"], "verify", {"status": "SUCCEEDED" if ok else "FAILED", "residue": found})
     _audit(deps, event, "verify", {"residue": found, "failed_steps": failed})
@@ -187,7 +155,8 @@ def record_failure(deps: Dependencies, event: dict) -> dict:
         # still down would otherwise hide the cause); the failing step itself if none did.
         steps = jobs.job(event["tenant"], event["job_id"])["steps"]
         failed = (verified.get("failed_steps")
-                  or [s for s in STORES if steps.get(s, {}).get("status") == "FAILED"] or [step])
+                  or [s for s in deps.holders.names if steps.get(s, {}).get("status") == "FAILED"]
+                  or [step])
         jobs.finish(event["job_id"], "FAILED", residue=verified.get("residue"), error={**cause, "failed": failed})
     else:
         jobs.set_step(event["job_id"], step, {"status": "FAILED", "error": cause["error"]})

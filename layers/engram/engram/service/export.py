@@ -1,4 +1,5 @@
-"""Export (GDPR art. 20): every layer's data of one user as JSON, decrypted for them.
+"""Export (GDPR art. 20): every layer's data of one user as JSON, decrypted for them: the sections
+of every holder of the user's data (``deps.holders``).
 
 The document is produced section by section (and the big sections item by item), so the API can
 stream it: an export never holds a heavy user's whole history in memory at once.
@@ -15,16 +16,12 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 
 from ..bootstrap import Dependencies
 from ..domain.cleaning import format_timestamp
-from ..domain.limits import finite_json
 from ..domain.model import Scope
-from .privacy import reveal_episode, reveal_items, reveal_turn
-from .profile import profile_item_view
 from .users import write_lease
 
 FORMAT_VERSION = 1
@@ -51,53 +48,19 @@ def _array(items: Iterable) -> Iterator[str]:
     yield "]"
 
 
-def _sessions(deps: Dependencies, scope: Scope) -> Iterator[dict]:
-    """Working memory per device and session."""
-    for ref in deps.sessions.sessions_of(scope):
-        ctx = deps.sessions.get(ref)
-        yield {"device_id": ref.device_id, "session_id": ref.session_id, "turns": ctx.turns,
-               "fields": finite_json(ctx.fields), "version": ctx.version, "ttl_s": ctx.ttl_s}
-
-
 def export_chunks(deps: Dependencies, scope: Scope, now: datetime | None = None) -> Iterator[str]:
+    """The document: who and when, then every holder's sections (``service.holders``), in the
+    registry's order."""
     now = now or datetime.now(UTC)
-    state = deps.users.state(scope)
-    # Every store is touched before the first chunk: a store that is down is a clean 503,
+    # Every holder reads its store before the first chunk: a store that is down is a clean 503,
     # not a response cut off half-way (the status line goes out with the first chunk).
-    deps.episodes.count(scope, tier="all")
-    deps.sessions.sessions_of(scope)
-    turns = [reveal_turn(deps.keys, scope, t) for t in deps.turns.turns(scope)]
-    stored = deps.graph.items(scope, include_history=True)
-    revealed = reveal_items(deps.keys, scope, stored)
-    profile = [profile_item_view(i, now) | ({"redacted": True} if i.get("redacted") else {}) for i in revealed]
-    # The audit names a sensitive object by its keyed placeholder; the user sees the name.
-    names = {raw["object"]: clear["object"] for raw, clear in zip(stored, revealed, strict=True) if raw.get("sealed")}
-    yield _dumps({"format": FORMAT_VERSION, "user_id": scope.user_id, "exported_at": now,
-                  "user": {"known": state.known, "long_term_consent": state.long_term_consent,
-                           "consent_version": state.consent_version, "consent_at": state.consent_at,
-                           "age": state.age, "child_mode": state.child_mode, "erasing": state.erasing}})[:-1]
-    sections = [
-        ("consent_history", lambda: deps.users.consent_history(scope)),
-        ("devices", lambda: (asdict(d) for d in deps.users.devices(scope))),
-        ("sessions", lambda: _sessions(deps, scope)),
-        ("profile", lambda: profile),
-        ("tasks", lambda: (t.as_dict() for t in deps.tasks.history(scope))),
-        ("episodes", lambda: (reveal_episode(deps.keys, scope, e) for e in deps.episodes.all_for_user(scope))),
-        ("turns", lambda: turns),
-        ("audit", lambda: (_named(e, names) for e in deps.audit.entries(scope))),
-    ]
+    sections = [section for holder in deps.holders for section in holder.export(scope, now).items()]
+    yield _dumps({"format": FORMAT_VERSION, "user_id": scope.user_id, "exported_at": now})[:-1]
     for name, produce in sections:
         yield f',"{name}":'
-        yield from _array(produce())
+        content = produce()
+        yield from [_dumps(content)] if isinstance(content, dict) else _array(content)
     yield "}"
-
-
-def _named(entry: dict, names: dict[str, str]) -> dict:
-    for side in ("before", "after"):
-        value = entry.get(side)
-        if isinstance(value, dict) and value.get("object") in names:
-            entry = {**entry, side: {**value, "object": names[value["object"]]}}
-    return entry
 
 
 def export_document(deps: Dependencies, scope: Scope, now: datetime | None = None) -> dict:
