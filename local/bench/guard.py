@@ -94,7 +94,8 @@ def raw_items(deps: Dependencies, scope: Scope, query: str, now: str, k: int):
 
 def strength(items, intent, floor: float, k: int, heard=None) -> float:
     kept = [i for i in items if i.layer != "episode" or i.relevance >= floor][:k]
-    return record_strength(counted_records(kept, None if heard is None else set(heard)), intent.names)
+    return record_strength(counted_records(kept, None if heard is None else set(heard), intent.about_assistant),
+                           intent.names)
 
 
 def guard_sweep(answerable: list[float], absent: list[float]) -> list[dict]:

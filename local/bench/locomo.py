@@ -174,8 +174,11 @@ class Client:
             self.tenant, self.key = tenant_key or bench_tenant(deps)
             self.http = TestClient(create_app(deps))
 
-    def post(self, path: str, body: dict) -> dict:
-        response = self.http.post(path, json=body, headers={"Authorization": f"Bearer {self.key}"})
+    def put(self, path: str, body: dict) -> dict:
+        return self.post(path, body, method="PUT")
+
+    def post(self, path: str, body: dict, method: str = "POST") -> dict:
+        response = self.http.request(method, path, json=body, headers={"Authorization": f"Bearer {self.key}"})
         if response.status_code >= 400:
             raise RuntimeError(f"{path}: {response.status_code} {response.text[:300]}")
         return response.json()
@@ -258,7 +261,11 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
     }
 
 
-def ingest(client: Client, user: str, messages: list[dict]) -> None:
+def ingest(client: Client, user: str, messages: list[dict], consent: bool = False) -> None:
+    """One batch per session (at most 100 turns each); ``consent``: the user gives long-term
+    consent first, so beliefs about them are kept in the profile graph (without it, episodes only)."""
+    if consent:
+        client.put(f"/v1/users/{user}/consent", {"long_term": True})
     for session in dict.fromkeys(m["session"] for m in messages):
         batch = [{k: v for k, v in m.items() if k != "session"} for m in messages if m["session"] == session]
         for i in range(0, len(batch), 100):

@@ -35,3 +35,14 @@ class EmbedderContract(Contract):
     def test_nothing_to_embed_is_nothing(self, store):
         assert store.embed([]) == []
         store.warm_up()
+
+    def test_a_translation_sits_where_the_model_says(self, store):
+        # The level the recall stretches relevance by across languages: a model that claims one
+        # puts an English question's Chinese answer near it, above unrelated Chinese text.
+        if store.translation_cosine is None:
+            return
+        assert store.unrelated_cosine < store.translation_cosine < 1.0
+        (query,) = store.embed_query(["What subject did I teach before I retired?"])
+        answer, other = store.embed(["我退休前在小学教了三十四年语文", "周末我和女儿去公园放风筝"])
+        assert np.dot(query, answer) == pytest.approx(store.translation_cosine, abs=0.06)
+        assert np.dot(query, answer) > np.dot(query, other) + 0.03

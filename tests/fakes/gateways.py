@@ -22,6 +22,7 @@ class HashingEmbedder:
     bigram of a word. No model, no torch; texts that share words have a high cosine, the same
     text always the same vector."""
     unrelated_cosine = 0.0
+    translation_cosine = None  # shared words only
     name = "hashing/fake"
 
     def __init__(self, dimension: int = 384) -> None:

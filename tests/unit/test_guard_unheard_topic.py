@@ -96,6 +96,7 @@ class WordEmbedder:
     """Vectors by hand: a text is near a word when it holds a word of the same family."""
 
     unrelated_cosine = 0.0
+    translation_cosine = None
     FAMILIES = {"flying": 0, "flight": 0, "necklace": 1, "jewel": 1}
 
     def __init__(self) -> None:
@@ -154,3 +155,14 @@ def test_a_topic_never_said_is_no_record_though_a_turn_shares_the_questions_fram
     said = run_in_process(deps, RecallRequest.parse(consenting, "Do you remember what my store sells?", 10,
                                                     NOW.isoformat()))
     assert said["no_record"] is False and said["items"][0]["text"].startswith("I opened a clothing store")
+
+
+def test_a_word_in_the_other_script_than_the_memories_is_neither_said_nor_unsaid():
+    # "What subject did I teach before I retired?" asked of a user who writes in Chinese: the
+    # English words' absence says nothing; a Latin word they did write ("SQL") is still said.
+    asked = topic_words(("subject", "teach", "retired", "sql"), (), {"sql": 2}, 40, ["退休前在小学教语文"],
+                        memories_in_han=True)
+    assert asked.said == ("sql",) and asked.unsaid == () and not asked.all_unsaid
+    # The same words asked of memories in English are unsaid, and a Chinese one asked of them drops.
+    assert topic_words(("retired", "潜水"), (), {}, 40, [], memories_in_han=False).unsaid == ("retired",)
+    assert topic_words(("潜水", "retired"), (), {}, 40, [], memories_in_han=True).unsaid == ("潜水",)

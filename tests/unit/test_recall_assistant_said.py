@@ -6,14 +6,23 @@ own background for the question, whatever the model's cosines run at."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.cues import asks_what_assistant_said, is_memory_question
-from engram.domain.fusion import background_cosine, calibrated_cosine
+from engram.domain.cues import asks_what_assistant_said, is_memory_question, names_in
+from engram.domain.fusion import (
+    RecallItem,
+    across_languages,
+    background_cosine,
+    calibrated_cosine,
+    convex_scores,
+    has_record,
+    mentions,
+)
 from engram.service.ingestion import run_ingest
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import T0, body, message
@@ -86,6 +95,36 @@ def test_what_the_assistant_said_is_never_a_belief_about_the_user(deps, advised)
     assert not [i for i in everything if i["layer"] == "episode" and i["type"] == "assistant"]
 
 
+def test_an_answer_is_about_whom_its_request_named(deps, consenting):
+    # The answer never says "Ranger": the request it answered does, and that is who it is about.
+    turns = [("Ranger rides in the van with me. What do I do about the heat when I leave him inside?", "user"),
+             ("Heat is the big risk. Get a cellular monitor that texts you the cabin temperature, park in shade "
+              "and run the roof fan.", "assistant"),
+             ("Ranger loves the beach though.", "user")]
+    messages = [message(text, f"r{i}", T0 + timedelta(minutes=i), role) for i, (text, role) in enumerate(turns)]
+    run_ingest(deps, consenting, body(*messages))
+    answer = ask(deps, consenting, "What gadget did you suggest for the van temperature when Ranger's inside?")
+    assert not answer["no_record"]
+    assert answer["items"][0]["type"] == "assistant" and "cellular monitor" in answer["items"][0]["text"]
+
+
+def test_an_answer_counts_as_mentioning_whom_its_request_named():
+    answer = RecallItem(memory_id="ev-1", layer="episode", type="assistant", text="Get a cellular monitor.",
+                        confidence=1.0, decayed_confidence=1.0, trust_source="assistant", needs_confirmation=False,
+                        valid_from=None, valid_to=None, provenance={}, score=1.0, relevance=0.5)
+    assert not mentions(answer, ["ranger"])
+    assert mentions(dataclasses.replace(answer, thread="What about Ranger in the van?"), ["ranger"])
+    assert has_record([dataclasses.replace(answer, thread="Ranger in the van")], 0.26, ["ranger"])
+
+
+@pytest.mark.parametrize(("query", "names"), [
+    ("What was the Japanese sentence you gave me?", ()), ("Did I mention my Italian teacher Parrish?", ("parrish",)),
+    ("What did Trish say about French toast?", ("trish",)), ("When is Reese's birthday?", ("reese",)),
+])
+def test_a_language_or_a_people_is_not_a_name_to_look_for(query, names):
+    assert names_in(query) == names
+
+
 # -- the guard's scale ------------------------------------------------------------------------
 
 @given(st.lists(st.floats(-1, 1), min_size=1, max_size=80), st.floats(0, 0.9), st.floats(0, 0.9))
@@ -125,3 +164,30 @@ def test_a_user_with_few_memories_leans_on_the_models_level():
     assert background_cosine([0.95, 0.9, 0.9], unrelated=0.1, prior_docs=3) == 0.1
     assert background_cosine([0.95, 0.9, 0.9, 0.5], unrelated=0.1, prior_docs=3) == pytest.approx((0.5 + 0.3) / 4)
     assert background_cosine([], unrelated=0.7, prior_docs=3) == 0.7
+
+
+@given(st.lists(st.integers(-200, 300).map(lambda x: x / 1000), min_size=2, max_size=30, unique=True),
+       st.floats(0.01, 10.0))
+def test_fusion_reads_how_far_cosines_stand_out_not_their_scale(cosines, stretch):
+    # A cosine measured against the user's background spreads a few hundredths, or a tenth with
+    # another model: stretched, the fused scores beside the same BM25 stay the same.
+    ids = [f"e{i}" for i in range(len(cosines))]
+    lexical = {ids[0]: 3.0, ids[-1]: 1.0}
+    narrow = convex_scores(dict(zip(ids, cosines, strict=True)), lexical, 0.7, 0.3)
+    wide = convex_scores({i: c * stretch for i, c in zip(ids, cosines, strict=True)}, lexical, 0.7, 0.3)
+    assert all(narrow[i] == pytest.approx(wide[i], abs=1e-9) for i in ids)
+
+
+def test_the_nearest_event_is_not_outranked_by_filler_sharing_one_word():
+    # "What's my accountant's name?": the turn naming her is the nearest by a few hundredths; a
+    # short sign-off sharing "name" has the best BM25 and must not win on it alone.
+    dense = {"accountant": 0.14, "sign-off": 0.01, "other": 0.0}
+    fused = convex_scores(dense, {"sign-off": 4.0, "accountant": 1.0}, 0.7, 0.3)
+    assert max(fused, key=fused.get) == "accountant"
+
+
+def test_relevance_across_languages_is_stretched_by_what_a_translation_scores():
+    # e5: unrelated texts at 0.7, a faithful translation at 0.86 instead of 1: an English question
+    # standing 0.22 out of Chinese memories stands as far out as 0.41 would within one language.
+    assert across_languages(0.7, 0.86) == pytest.approx(0.3 / 0.16)
+    assert across_languages(0.0, None) == 1.0 and across_languages(0.7, 0.65) == 1.0

@@ -329,6 +329,9 @@ class Embedder(Protocol):
     # Where the model puts unrelated texts (``domain.fusion.calibrated_cosine``): thresholds are
     # set on one scale, whichever model embeds.
     unrelated_cosine: float
+    # Where it puts a faithful translation of a text (None: it does not match across languages):
+    # a question asked in another language than the memories stands out of them by less.
+    translation_cosine: float | None
     # "model/runtime" (all-MiniLM-L6-v2/onnx): what /v1/health reports, so that a deployment shows
     # which backend its functions actually chose (``embedder_for``'s "auto" falls back to torch).
     name: str

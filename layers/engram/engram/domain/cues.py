@@ -148,13 +148,23 @@ _ZH_TITLES = "老师 主任 经理 医生 大夫 先生 女士 小姐 阿姨 叔
 _ZH_NAME = re.compile(r"[\u4e00-\u9fff](?:" + "|".join(_ZH_TITLES) + ")")
 
 
+# A language or a people ("the Japanese sentence", "my Italian teacher") says what kind, not who:
+# an answer seldom repeats it.
+_DEMONYMS = frozenset("""
+    english spanish turkish polish danish swedish irish british scottish finnish flemish kurdish jewish welsh
+    japanese chinese vietnamese portuguese taiwanese burmese nepalese lebanese maltese sudanese cantonese
+    french dutch greek thai german korean italian indian american mexican russian arabic hindi latin swiss
+    european asian african canadian australian brazilian persian hebrew mandarin filipino norwegian
+    """.split())
+
+
 def names_in(query: str) -> tuple[str, ...]:
     """Proper names a question asks about, lower-cased: "What did Caroline paint?" -> caroline,
     "王老师推荐了什么书？" -> 王老师. A word opening a sentence is capitalised whatever it is, so it
     is never taken for a name."""
     names = [m.group().lower() for m in _NAME.finditer(query) if not _OPENING.search(query[:m.start()])]
     names += [m.group() for m in _ZH_NAME.finditer(query)]
-    return tuple(dict.fromkeys(n for n in names if n not in _NOT_NAMES))
+    return tuple(dict.fromkeys(n for n in names if n not in _NOT_NAMES | _DEMONYMS))
 
 
 def without_names(text: str, names: Sequence[str]) -> str:

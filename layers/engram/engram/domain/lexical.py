@@ -206,12 +206,15 @@ class TopicWords:
 
 
 def topic_words(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int], docs: int,
-                texts: Iterable[str | Tokens]) -> TopicWords:
+                texts: Iterable[str | Tokens], memories_in_han: bool | None = None) -> TopicWords:
     """What the question is about, split by what the user said: a term is said when one of their
     events holds it (``df``) or one found for the question does (sealed ones are counted by their
     keyed tokens only, and read here once revealed). A topic all unsaid can still have a record
     (a paraphrase: "flying" for "flight"), so this raises the bar (``fusion.RecallRecipe``), it
-    does not decide."""
+    does not decide. A word in the other script than the user's memories (``memories_in_han``:
+    "retired" asked of a user who writes in Chinese) is neither: its absence says nothing, as a
+    name's does not (``fusion.checkable``), and counted unsaid it would turn every question asked
+    across languages into a never-said topic."""
     # A lone Chinese character (上 of 上的大学) is in words of every kind (上海): it tells nothing.
     topic = [t for t in terms if _plain(t) not in names and not t.isdigit()
              and t not in _TIME_WORDS and not (is_cjk(t) and len(t) == 1)]
@@ -219,8 +222,10 @@ def topic_words(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int
     said, unsaid = [], []
     for term in topic:
         heard = df.get(term, 0) > 0 or any(text.frequency(term) for text in found)
+        if not heard and memories_in_han is not None and is_cjk(term) != memories_in_han:
+            continue
         (said if heard else unsaid).append(term)
-    weight = weights(topic, df, docs)
+    weight = weights(said + unsaid, df, docs)
     total = sum(weight.values())
     share = sum(weight[t] for t in unsaid) / total if total > 0 else 0.0
     return TopicWords(tuple(said), tuple(unsaid), round(share, 4), tuple(t for t in terms if t in _TIME_WORDS))

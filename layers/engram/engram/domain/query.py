@@ -21,6 +21,10 @@ _TEMPORAL = re.compile(
 _HISTORY = re.compile(r"\b(?:used? to|previously|formerly|history|in the past|before)\b|以前|曾经|过去", re.I)
 _VERBATIM = re.compile(r"\b(?:exactly|verbatim|word for word|exact words|quote)\b|原话|原文|一字不差", re.I)
 _RECENCY = re.compile(r"\b(?:last time|recently|latest|most recent)\b|上次|最近|最新", re.I)
+# The state things are in now ("What bike do I ride now?", "我现在住哪儿？"): where a thing changed,
+# the newest word on it answers, and an older one is what it was.
+_CURRENT = re.compile(r"\b(?:now|currently|current|these days|nowadays|anymore|any more|still)\b"
+                      r"|现在|目前|如今|还(?![记有是要得能可])[^，。？?]{0,8}[吗不没]", re.I)
 _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re.I)
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
               "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
@@ -138,6 +142,7 @@ class QueryIntent:
     overview: bool = False  # the user as a whole ("What do you know about me?")
     about_food: bool = False  # what the user eats: allergies and diet are always read
     about_assistant: bool = False  # what the assistant said ("What did you recommend ...?")
+    current: bool = False  # how things are now: newer events first among the relevant
 
     @property
     def subject_terms(self) -> tuple[str, ...]:
@@ -193,6 +198,7 @@ def analyse(query: str, now: datetime) -> QueryIntent:
         wants_history=bool(_HISTORY.search(query)), wants_verbatim=bool(_VERBATIM.search(query)),
         window=window, predicates=predicates, topic=topic, names=names_in(query), overview=overview,
         about_food=bool(_FOOD.search(topic)), about_assistant=asks_what_assistant_said(query),
+        current=bool(_CURRENT.search(query)),
     )
 
 

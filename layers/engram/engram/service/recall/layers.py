@@ -20,6 +20,7 @@ from ...domain.fusion import (
     RRF_K,
     RecallItem,
     RecallRecipe,
+    across_languages,
     background_cosine,
     best_cosine,
     calibrated_cosine,
@@ -58,6 +59,8 @@ _BESIDE = ThreadPoolExecutor(max_workers=12, thread_name_prefix="recall-beside")
 # lexical search): a question naming nobody never waits, and a slow graph costs a name check,
 # never the step.
 _OWN_NAMES_WAIT_S = 0.3
+# Enough of the user's nearest events to tell the script they write in.
+_SCRIPT_SAMPLE = 20
 # Episodes are things that happened; only these types are beliefs that fade.
 _EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
 _NO_SUBSTANCE = ("greeting", "small_talk")
@@ -249,19 +252,22 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
              (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
     else:
         scores = convex_scores(evidence_cosine, bm25_scores, recipe.dense_weight, recipe.lexical_weight)
-    answers: dict[str, str] = {}  # an answer found through its request: answer -> request
+    # An assistant's answer and the request among the candidates it answered: answer -> request.
+    asked = {mid: i for i, d in docs.items() if d["type"] != EventType.ASSISTANT for mid in d["message_ids"]}
+    threads = {i: asked[d["reply_to"]] for i, d in docs.items() if d.get("reply_to") in asked}
+    answers: dict[str, str] = {}  # an answer found through its request
     if intent.about_assistant:
         # "What did you recommend for my flight?" is worded like the request, not the answer: an
         # answer is as relevant as the request it answered, and then ranks above it.
-        asked = {mid: i for i, d in docs.items() if d["type"] != EventType.ASSISTANT for mid in d["message_ids"]}
-        for i, d in docs.items():
-            if (request := asked.get(d.get("reply_to"))) is not None:
-                scores[i] = max(scores.get(i, 0.0), scores.get(request, 0.0))
-                answers[i] = request
+        answers = threads
+        for i, request in threads.items():
+            scores[i] = max(scores.get(i, 0.0), scores.get(request, 0.0))
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
-    script = dominant_script(texts.values()) if foreground else "latin"
+    # The script the user's memories are in, read from the nearest of them: a word or a name in
+    # the other one can only be matched by meaning.
+    script = dominant_script(texts[d["event_id"]] for d in knn[:_SCRIPT_SAMPLE]) if knn else "latin"
     unchecked = [n for n in foreground if not checkable(n, script)]
     foreground = [n for n in foreground if n not in unchecked]
     if signals is not None:
@@ -271,9 +277,13 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             # are not in.
             signals["own_names"] = sorted(own | set(unchecked) | (set(background) if foreground else set()))
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
-        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values()))
-    relevances = {i: max(evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
+        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values(),
+                                                                        memories_in_han=script == "han"))
+    stretch = (across_languages(unrelated, deps.embedder.translation_cosine)
+               if dominant_script([topic]) != script else 1.0)
+    relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
+    lateness = _lateness(docs) if intent.current else {}
     items = []
     for event_id, doc in docs.items():
         score = scores.get(event_id, 0.0)
@@ -283,6 +293,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             score *= 1 + recipe.window_boost
         if intent.recency:
             score *= 1 + recipe.recency_weight / (1 + by_recency.index(event_id))
+        score *= 1 + recipe.current_weight * lateness.get(event_id, 0.0)
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
         if intent.about_assistant and doc["type"] == EventType.ASSISTANT:
             score *= 1 + recipe.assistant_boost
@@ -292,7 +303,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         relevance = max(relevances[event_id], relevances[answers.get(event_id, event_id)])
         if relevance < recipe.relevance_floor:
             continue
-        if foreground and not any(tokens[event_id].frequency(n) for n in foreground):
+        thread = threads.get(event_id)
+        if foreground and not any(tokens[e].frequency(n) for n in foreground for e in (event_id, thread) if e):
             # Not about the one asked about, or about them as "he" or "my husband": ranked after
             # those that name them. Dropped, as on LoCoMo (two humans naming each other), they
             # cost a conversation with an assistant its answers ("What does Theo do?").
@@ -302,11 +314,18 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             if recipe.unnamed_factor <= 0 or intent.overview or not any(df.get(n) for n in foreground):
                 continue
             score *= recipe.unnamed_factor
-        items.append(_episode_item(doc, now, score, relevance))
+        items.append(_episode_item(doc, now, score, relevance, texts[thread] if thread else ""))
     return sorted(items, key=lambda i: i.score, reverse=True)
 
 
-def _episode_item(doc: dict, now: datetime, score: float, relevance: float) -> RecallItem:
+def _lateness(docs: dict[str, dict]) -> dict[str, float]:
+    """How late each event was said among these, from 0 (the earliest) to 1 (the latest)."""
+    times = {i: _parse(d["ts"]).timestamp() for i, d in docs.items()}
+    first, last = min(times.values(), default=0.0), max(times.values(), default=0.0)
+    return {i: (t - first) / (last - first) for i, t in times.items()} if last > first else {}
+
+
+def _episode_item(doc: dict, now: datetime, score: float, relevance: float, thread: str = "") -> RecallItem:
     decay_class = _EPISODE_DECAY.get(doc["type"])
     decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
                else doc["confidence"])
@@ -318,7 +337,7 @@ def _episode_item(doc: dict, now: datetime, score: float, relevance: float) -> R
         valid_from=doc.get("occurred_at") or doc["ts"], valid_to=None, score=score, relevance=relevance,
         provenance={"message_ids": doc["message_ids"], "session_id": doc.get("session_id"),
                     "device_id": doc.get("device_id"), "ts": doc["ts"]},
-        extra={"tags": doc.get("tags", [])})
+        extra={"tags": doc.get("tags", [])}, thread=thread)
 
 
 # A question about the user as a whole reads their newest events of substance; each is a record.

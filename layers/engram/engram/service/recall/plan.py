@@ -212,7 +212,8 @@ class RecallPlan:
         unsaid = "topic_words" in signals and TopicWords.from_fields(signals["topic_words"]).all_unsaid
         heard = set(signals["heard"]) if "heard" in signals else None
         found = bool(items) and (not intent.memory_dependent or has_record(
-            counted_records(items, heard), self.recipe.record_threshold(unsaid), intent.names))
+            counted_records(items, heard, intent.about_assistant), self.recipe.record_threshold(unsaid),
+            intent.names))
         if not found:
             items = []  # never pad an answer with weak matches
         degraded = [s.name for s in self.steps() if s.name in by_step and by_step[s.name].degraded]

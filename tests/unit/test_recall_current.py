@@ -1,0 +1,33 @@
+"""A question about how things are now is answered by the newest word on it first."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from engram.domain.query import analyse
+from engram.service.ingestion import run_ingest
+from engram.service.recall import RecallRequest, run_in_process
+from tests.unit.support import T0, body, message
+
+
+@pytest.mark.parametrize(("query", "current"), [
+    ("What bike do I ride now?", True), ("Do I still play bass?", True), ("我现在住哪儿？", True),
+    ("额晚上还喝西凤不？", True), ("What's my current job?", True),
+    ("What bike did I ride last summer?", False), ("你还记得我女儿叫什么吗", False), ("还有别的推荐吗", False),
+])
+def test_a_question_about_now_is_told_apart(query, current):
+    assert analyse(query, T0).current is current
+
+
+def test_the_newest_word_on_a_changed_thing_comes_first(deps, consenting):
+    said = ["I ride an old steel road bike to work every day.", "My sister visited and we baked bread.",
+            "Work was busy, three meetings and a long review.",
+            "Sold the steel one last week: a gravel bike is my ride now."]
+    messages = [message(text, f"b{i}", T0 + timedelta(days=i * 20)) for i, text in enumerate(said)]
+    run_ingest(deps, consenting, body(*messages))
+    now = (T0 + timedelta(days=90)).isoformat()
+    answer = run_in_process(deps, RecallRequest.parse(consenting, "Which bike do I ride to work now?", 5, now))
+    episodes = [i for i in answer["items"] if i["layer"] == "episode"]
+    assert "gravel" in episodes[0]["text"]
