@@ -12,7 +12,7 @@ import pytest
 
 from engram.domain.cues import names_in
 from engram.domain.fusion import HYBRID, RecallItem, best_cosine, counted_records, record_candidates
-from engram.domain.lexical import TopicWords, background_names, topic_words
+from engram.domain.lexical import TopicWords, background_names, topic_words, what_is_asked
 from engram.domain.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, run_in_process
 from engram.service.recall.layers import heard_events
@@ -166,3 +166,9 @@ def test_a_word_in_the_other_script_than_the_memories_is_neither_said_nor_unsaid
     # The same words asked of memories in English are unsaid, and a Chinese one asked of them drops.
     assert topic_words(("retired", "潜水"), (), {}, 40, [], memories_in_han=False).unsaid == ("retired",)
     assert topic_words(("潜水", "retired"), (), {}, 40, [], memories_in_han=True).unsaid == ("潜水",)
+
+
+def test_whom_a_question_names_is_not_what_ranks_the_events_that_name_them():
+    assert what_is_asked(("theo's", "living"), ("theo",)) == ["living"]
+    assert what_is_asked(("theo",), ("theo",)) == ["theo"]  # "Who is Theo?" keeps him
+    assert what_is_asked(("王老师", "推荐"), ("王老师",)) == ["推荐"]

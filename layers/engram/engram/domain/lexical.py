@@ -170,6 +170,14 @@ def _plain(term: str) -> str:
     return term.removesuffix("'s").removesuffix("'")
 
 
+def what_is_asked(terms: Sequence[str], names: Sequence[str]) -> list[str]:
+    """The terms that say what is asked about someone, without who ("What does Theo do for a
+    living?" -> do, living): the name is checked on its own (an event without it ranks lower and is
+    no record), and scored again it ranks every turn that says "Theo" above the one that answers.
+    A question that is nothing but names keeps them."""
+    return [t for t in terms if _plain(t) not in names] or list(terms)
+
+
 @dataclass(frozen=True)
 class TopicWords:
     """A question's topic terms (names, digits, times and lone Chinese characters aside), split by

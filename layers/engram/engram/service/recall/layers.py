@@ -43,6 +43,7 @@ from ...domain.lexical import (
     topic_words,
     weighted_overlap,
     weights,
+    what_is_asked,
 )
 from ...domain.model import PREDICATES, EventType, Predicate, Scope
 from ...domain.query import QueryIntent, content_terms, lexical_text
@@ -240,8 +241,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # fusion with BM25, and the relevance the guard and the floor read.
     baseline = background_cosine(list(raw.values()), unrelated, recipe.background_prior_docs)
     evidence_cosine = {i: calibrated_cosine(c, baseline) for i, c in raw.items()}
-    term_weights = weights(terms, df, user_docs)
-    evidence = evidence_weights(term_weights)
+    # A name is evidence that an event is about whom is asked (the guard's relevance), not what
+    # ranks the events that name them (``what_is_asked``).
+    evidence = evidence_weights(weights(terms, df, user_docs))
+    term_weights = weights(what_is_asked(terms, intent.names), df, user_docs)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
     tokens = {i: Tokens.of(text) for i, text in texts.items()}
     bm25_scores = {i: score for i, text in tokens.items() if (score := bm25(term_weights, text, average)) > 0}
