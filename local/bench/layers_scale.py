@@ -40,8 +40,9 @@ import psycopg
 
 from engram.adapters.profile_graph import ProfileGraph
 from engram.adapters.task_store import TaskStore
-from engram.bootstrap import Dependencies, build
+from engram.bootstrap import build
 from engram.config import get_settings
+from engram.dependencies import Dependencies
 from engram.domain.keys import user_node_key
 from engram.domain.model import Scope
 from engram.service.privacy import protect_fact

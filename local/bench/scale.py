@@ -41,8 +41,9 @@ from datetime import UTC, datetime
 from opensearchpy import helpers
 
 from engram.adapters.episode_index import concrete_indices
-from engram.bootstrap import Dependencies, build
+from engram.bootstrap import build
 from engram.config import get_settings
+from engram.dependencies import Dependencies
 from engram.domain.keys import episode_doc_id, episode_routing
 from engram.domain.model import Scope
 from engram.service.recall import RecallRequest, recall

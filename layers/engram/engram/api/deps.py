@@ -12,7 +12,7 @@ from collections.abc import Callable
 from fastapi import Depends, Header, Request
 from fastapi.responses import JSONResponse
 
-from ..bootstrap import Dependencies, bootstrap
+from ..dependencies import Dependencies
 from ..domain.cleaning import validate_id
 from ..domain.model import Scope
 from ..domain.records import SessionRef
@@ -29,8 +29,8 @@ _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
 def dependencies(request: Request) -> Dependencies:
-    """The app's dependencies (``create_app(deps)``), the process's own by default."""
-    return getattr(request.app.state, "deps", None) or bootstrap()
+    """The app's dependencies (``create_app(deps)``, the process's own by default)."""
+    return request.app.state.deps_of()
 
 
 def tenant(authorization: str | None = Header(default=None), deps: Dependencies = Depends(dependencies)) -> str:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import ID_PATTERN
 from ..errors import ValidationFailed
 from ..service import memory_page, profile

@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import ID_PATTERN
 from ..domain.limits import TIME_RANGE_TEXT
 from ..domain.model import EventType

@@ -18,7 +18,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import clean_turn, order_turns, validate_id
 from ..domain.cleansing import cleanse as cleanse_extraction
 from ..domain.codec import from_jsonable, to_jsonable

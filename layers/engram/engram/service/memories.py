@@ -3,7 +3,7 @@ kind of it."""
 
 from __future__ import annotations
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import parse_timestamp
 from ..domain.model import EventType, Scope
 from ..domain.records import AuditEntry, EpisodeDoc

@@ -11,8 +11,9 @@ from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain import crypto
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.keys import digest_parts
@@ -22,9 +23,11 @@ from ..domain.records import AuditEntry, Fact, SessionRef, UserState
 from ..domain.tasks import TaskStatus
 from ..domain.trust import reinforce
 from ..errors import Conflict
-from .ingestion import ExtractedBatch, ExtractedTurn
 from .privacy import protect_fact, reveal_episode, seal_episode, seal_turns
 from .users import write_lease
+
+if TYPE_CHECKING:  # the batch's types only: the chain imports this step, never the other way
+    from .ingestion import ExtractedBatch, ExtractedTurn
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
 MERGE_SCORE = 0.975

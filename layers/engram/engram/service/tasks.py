@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import parse_timestamp, validate_id
 from ..domain.consent import child_task_metadata

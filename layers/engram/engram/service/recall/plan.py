@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from ...bootstrap import Dependencies
+from ...dependencies import Dependencies
 from ...domain.cleaning import format_timestamp, parse_timestamp, validate_id
 from ...domain.fusion import (
     HYBRID,

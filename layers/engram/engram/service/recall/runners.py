@@ -20,7 +20,7 @@ from functools import cache
 
 from aws_lambda_powertools import Logger
 
-from ...bootstrap import Dependencies
+from ...dependencies import Dependencies
 from ...domain import metrics
 from ...errors import ValidationFailed
 from ...ports import Embedder
