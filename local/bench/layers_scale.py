@@ -46,8 +46,8 @@ from engram.dependencies import Dependencies
 from engram.domain.keys import user_node_key
 from engram.domain.model import Scope
 from engram.service.privacy import protect_fact
-from engram.service.recall.plan import RECALL_PLAN, RecallRequest
-from engram.service.recall.runners import execute, warm_up
+from engram.service.recall import RECALL_PLAN, RecallRequest
+from engram.service.recall.steps import execute, warm_up
 
 from . import scale
 from .layer_rows import event_counts, graph_rows, profile_facts, task_rows, user_id

@@ -16,7 +16,9 @@ from engram.api.app import create_app
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 from engram.service import erasure
-from engram.service.ingestion import INGEST_CHAIN, run_ingest, run_ingest_step
+from engram.service.ingest import INGEST_CHAIN, IngestCommand, run_in_process
+from engram.service.ingest import ingest as ingest_command
+from engram.service.ingest import run_step as run_ingest_step
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
@@ -34,6 +36,17 @@ def message(content: str, message_id: str | None = None, at: datetime | str = T0
 
 def body(*messages: dict, session: str = "s1", device: str = "phone") -> dict:
     return {"session_id": session, "device_id": device, "messages": list(messages)}
+
+
+def run_ingest(deps, scope: Scope, request_body: object) -> dict:
+    """The chain in-process over a body as a client posts it: the command the API builds, then
+    the API's runner (a body that would be refused is refused here, as there)."""
+    return run_in_process(deps, IngestCommand.from_body(scope, request_body))
+
+
+def ingest(deps, scope: Scope, request_body: object) -> dict:
+    """``run_ingest`` through the configured runner (``ENGRAM_INGEST_RUNNER``)."""
+    return ingest_command(deps, IngestCommand.from_body(scope, request_body))
 
 
 def say(deps, scope: Scope, *texts: str, session: str = "s1", device: str = "phone", at: datetime = T0,

@@ -130,8 +130,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_walk_sees_the_package():
-    assert {"engram.dependencies", "engram.service.recall.plan", "engram.domain.model"} <= MODULES.keys()
+    assert {"engram.dependencies", "engram.service.chain", "engram.service.ingest.plan",
+            "engram.service.recall.plan", "engram.domain.model"} <= MODULES.keys()
     assert "engram.dependencies" in GRAPH["engram.service.users"]
+    assert {"engram.service.chain", "engram.service.ingest.route"} <= GRAPH["engram.service.ingest.plan"]
 
 
 def test_only_entry_points_import_the_composition_root():

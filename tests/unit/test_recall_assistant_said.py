@@ -14,9 +14,8 @@ from hypothesis import strategies as st
 
 from engram.domain.cues import asks_what_assistant_said, is_memory_question
 from engram.domain.fusion import background_cosine, calibrated_cosine
-from engram.service.ingestion import run_ingest
 from engram.service.recall import RecallRequest, run_in_process
-from tests.unit.support import T0, body, message
+from tests.unit.support import T0, body, message, run_ingest
 
 NOW = T0 + timedelta(days=3)
 

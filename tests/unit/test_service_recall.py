@@ -13,7 +13,8 @@ import pytest
 from engram.domain.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
-from engram.service.recall.runners import LATENCY, FairAdmission, StepLatency, warm_up
+from engram.service.recall.runners import FairAdmission
+from engram.service.recall.steps import LATENCY, StepLatency, warm_up
 from tests.unit.support import Wrapped, failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

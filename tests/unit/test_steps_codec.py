@@ -3,7 +3,7 @@
 import json
 
 from engram.domain.model import Scope
-from engram.service.ingestion import run_ingest_step
+from engram.service.ingest import run_step as run_ingest_step
 from tests.fakes import fake_deps
 
 

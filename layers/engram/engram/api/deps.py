@@ -8,16 +8,26 @@ import json
 import re
 import time
 from collections.abc import Callable
+from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import validate_id
+from ..domain.cleaning import ID_PATTERN, validate_id
+from ..domain.limits import MAX_ID_CHARS
 from ..domain.model import Scope
 from ..domain.records import SessionRef
 from ..errors import DecryptionFailed, EngramError, KeyDestroyed, PayloadTooLarge, Unauthorized, ValidationFailed
 from ..service.users import tenant_for_key, write_lease
+
+# An id in a path or a query, held to the rules of every id (``domain.cleaning.ID_PATTERN``).
+PathStr = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN.pattern)]
+
+
+def id_query(default: object = ..., description: str | None = None) -> object:
+    return Query(default, min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN.pattern, description=description)
+
 
 _KEY_CACHE: dict[str, tuple[str, float]] = {}
 _KEY_TTL_S = 60.0
