@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from ..dependencies import Dependencies
-from ..domain.limits import MAX_TASKS_LISTED, MAX_TIME_CHARS, TIME_RANGE_TEXT
+from ..domain.limits import MAX_IDEMPOTENCY_KEY_CHARS, MAX_TASKS_LISTED, MAX_TIME_CHARS, TIME_RANGE_TEXT
 from ..domain.model import EventType
 from ..service import erasure, memories, profile, tasks, users, working_memory
 from ..service.export import deliver
@@ -16,6 +16,7 @@ from . import links
 from . import schemas as s
 from .deps import (
     IDEMPOTENCY_KEY_PATTERN,
+    IDEMPOTENCY_KEY_TEXT,
     PathStr,
     dependencies,
     id_query,
@@ -27,9 +28,9 @@ from .deps import (
 
 ERRORS = {code: {"model": s.ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422, 503)}
 router = APIRouter(prefix="/v1", responses=ERRORS)
-IdemKey = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=255, pattern=IDEMPOTENCY_KEY_PATTERN,
-                 description="1-255 printable ASCII characters, no spaces: a retry with the same key and body "
-                             "returns the first result")
+IdemKey = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS,
+                 pattern=IDEMPOTENCY_KEY_PATTERN,
+                 description=f"{IDEMPOTENCY_KEY_TEXT}: a retry with the same key and body returns the first result")
 DeviceId = id_query()
 Deps = Depends(dependencies)
 TIME_TEXT = f"ISO 8601 with offset, or epoch milliseconds; {TIME_RANGE_TEXT}"

@@ -36,13 +36,14 @@ with 400 (malformed) or 413 (too large), `error.field` naming it, and nothing is
 gives a 5xx.
 
 - Ids (path, body, `device_id` query): 1-{limits.MAX_ID_CHARS} characters of `[A-Za-z0-9._:-]`. `Idempotency-Key`:
-  1-255 printable ASCII characters, no spaces.
+  1-{limits.MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters, no spaces.
 - Times (`client_ts`, `ts`, `now`, `before`): ISO 8601 with an offset, or integer epoch milliseconds
   (at least {limits.EPOCH_MS_MIN}), {limits.TIME_RANGE_TEXT}.
 - Text: no NUL and no unpaired surrogates anywhere (content, query, kind, object, map keys and
   values); `content` at most {limits.MAX_CONTENT_CHARS} characters, `query` {limits.MAX_QUERY_CHARS}, profile \
-`object` {limits.MAX_OBJECT_CHARS}, device `kind` 64.
-- Free-form JSON (session `fields`, task `metadata`): at most {limits.MAX_FIELDS} keys of at most 64
+`object` {limits.MAX_OBJECT_CHARS}, device `kind` {limits.MAX_NAME_CHARS}.
+- Free-form JSON (session `fields`, task `metadata`): at most {limits.MAX_FIELDS} keys of at most \
+{limits.MAX_NAME_CHARS}
   characters and {limits.MAX_JSON_BYTES} bytes as JSON, nested at most {limits.MAX_JSON_DEPTH} levels,
   finite numbers only (no NaN or Infinity), integers within 64 bits. Session fields are held to the
   same bounds once merged with what the session already has; `aliases`, when set, maps at most
@@ -103,7 +104,7 @@ def _bounded_fields(value: dict) -> dict:
     return _refuse(limits.aliases_problem(value.get("aliases")), value)
 
 
-JsonMap = Annotated[dict[text(64, 1), JsonValue], Field(max_length=limits.MAX_FIELDS),
+JsonMap = Annotated[dict[text(limits.MAX_NAME_CHARS, 1), JsonValue], Field(max_length=limits.MAX_FIELDS),
                    AfterValidator(_bounded_json)]
 SessionFields = Annotated[JsonMap, AfterValidator(_bounded_fields)]
 
@@ -136,8 +137,8 @@ class FieldsBody(_Body):
 
 
 class RollbackBody(_Body):
-    version: Annotated[StrictInt, Field(ge=0, le=2**31)] | None = None
-    steps: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
+    version: Annotated[StrictInt, Field(ge=0, le=limits.MAX_VERSION)] | None = None
+    steps: Annotated[StrictInt, Field(ge=1, le=limits.MAX_ROLLBACK_STEPS)] | None = None
 
 
 class TaskEventBody(_Body):
@@ -159,12 +160,12 @@ class FeedbackBody(_Body):
 
 class ConsentBody(_Body):
     long_term: StrictBool
-    age: Annotated[StrictInt, Field(ge=0, le=150)] | None = None
+    age: Annotated[StrictInt, Field(ge=0, le=limits.MAX_AGE)] | None = None
 
 
 class DeviceBody(_Body):
     device_id: Id
-    kind: text(64, 1)
+    kind: text(limits.MAX_NAME_CHARS, 1)
 
 
 class RecallBody(_Body):
