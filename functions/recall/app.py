@@ -1,5 +1,5 @@
 """The recall steps under the Express RecallStateMachine (statemachines/recall.asl.json), one
-handler per step of the plan; payloads in engram.service.recall (runners.run_step). ``archive``
+handler per step of the plan; payloads in engram.service.recall (plan: RecallPlan.chain). ``archive``
 reads the originals of the episode hits when the question asks for verbatim detail."""
 
 from engram.handlers import handler, step

@@ -6,7 +6,7 @@ import uuid
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engram.bootstrap import Dependencies
+    from engram.dependencies import Dependencies
 
 
 def use_local_stack() -> None:

@@ -19,8 +19,9 @@ import time
 import uuid
 from datetime import UTC, date, datetime, timedelta
 
-from engram.bootstrap import Dependencies, build
+from engram.bootstrap import build
 from engram.config import get_settings
+from engram.dependencies import Dependencies
 from engram.service import archival
 from local.stackctl.common import RUN_DIR
 

@@ -36,7 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engram.bootstrap import Dependencies, bootstrap
+from engram.bootstrap import bootstrap
+from engram.dependencies import Dependencies
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 

@@ -19,7 +19,7 @@ import dataclasses
 import re
 import statistics
 
-from engram.bootstrap import Dependencies
+from engram.dependencies import Dependencies
 from engram.domain.cues import names_in
 from engram.domain.fusion import HYBRID, counted_records, fuse, record_strength
 from engram.domain.lexical import lexical_overlap

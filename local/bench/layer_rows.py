@@ -13,7 +13,7 @@ from engram.domain.keys import object_node_key, user_node_key
 from engram.domain.model import PREDICATES, Predicate, Scope, TrustSource
 from engram.domain.records import Fact
 from engram.domain.tasks import TERMINAL, TRANSITIONS, TaskStatus
-from engram.service.routing import task_id_for
+from engram.service.ingest.route import task_id_for
 
 _WORDS = ("jazz sushi hiking tea opera chess tennis ramen poetry cycling yoga curry vinyl surfing climbing "
           "baking film salsa kayaking pottery").split()

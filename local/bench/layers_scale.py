@@ -40,13 +40,14 @@ import psycopg
 
 from engram.adapters.profile_graph import ProfileGraph
 from engram.adapters.task_store import TaskStore
-from engram.bootstrap import Dependencies, build
+from engram.bootstrap import build
 from engram.config import get_settings
+from engram.dependencies import Dependencies
 from engram.domain.keys import user_node_key
 from engram.domain.model import Scope
 from engram.service.privacy import protect_fact
-from engram.service.recall.plan import RECALL_PLAN, RecallRequest
-from engram.service.recall.runners import execute, warm_up
+from engram.service.recall import RECALL_PLAN, RecallRequest
+from engram.service.recall.steps import execute, warm_up
 
 from . import scale
 from .layer_rows import event_counts, graph_rows, profile_facts, task_rows, user_id

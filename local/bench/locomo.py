@@ -36,7 +36,8 @@ from pathlib import Path
 import numpy as np
 
 from engram.adapters.episode_store import EpisodeStore
-from engram.bootstrap import Dependencies, bootstrap
+from engram.bootstrap import bootstrap
+from engram.dependencies import Dependencies
 from engram.domain.fusion import HYBRID
 from engram.domain.keys import episode_routing
 from engram.domain.model import Scope

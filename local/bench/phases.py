@@ -11,7 +11,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from engram.bootstrap import Dependencies
+    from engram.dependencies import Dependencies
 
 # The parts a write request reaches; the key store's own KMS and wrapped-key calls are inside
 # ``keys`` (the cache makes them rare after the first request of a user).

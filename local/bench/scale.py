@@ -41,12 +41,13 @@ from datetime import UTC, datetime
 from opensearchpy import helpers
 
 from engram.adapters.episode_index import concrete_indices
-from engram.bootstrap import Dependencies, build
+from engram.bootstrap import build
 from engram.config import get_settings
+from engram.dependencies import Dependencies
 from engram.domain.keys import episode_doc_id, episode_routing
 from engram.domain.model import Scope
+from engram.service.ingest.route import event_id
 from engram.service.recall import RecallRequest, recall
-from engram.service.routing import event_id
 
 from . import bench_tenant, corpus, layers_scale, peer, use_local_stack
 from .locomo import knn_floor

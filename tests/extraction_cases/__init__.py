@@ -90,14 +90,14 @@ def batch_cases(name: str) -> list[Case]:
 
 def beliefs_after(deps, scope, turns: tuple[str, ...]) -> set[Belief]:
     """Ingest ``turns`` (one batch, a minute apart) for a consenting user; the current beliefs."""
-    from engram.service.ingestion import run_ingest
+    from engram.service.ingest import IngestCommand, run_in_process
     from engram.service.profile import profile
     from engram.service.users import set_consent
 
     set_consent(deps, scope, True, None)
     messages = [{"role": "user", "content": t, "message_id": f"m{i}",
                  "client_ts": (T0 + timedelta(minutes=i)).isoformat()} for i, t in enumerate(turns)]
-    run_ingest(deps, scope, {"session_id": "s1", "device_id": "d1", "messages": messages})
+    run_in_process(deps, IngestCommand.from_body(scope, {"session_id": "s1", "device_id": "d1", "messages": messages}))
     return {(i["type"], normalise(i["object"])) for i in profile(deps, scope)["items"]
             if i["valid_to"] is None and "tentative" not in i["tags"]}
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from engram.bootstrap import Dependencies
+from engram.bootstrap import user_data_holders
 from engram.config import Settings
+from engram.dependencies import Dependencies
 from engram.service.archive_rows import archive_owner_ids
 
 from .archive import InMemoryArchiveEraser, InMemoryArchiveSource, InMemoryArchiveStore
@@ -80,8 +81,9 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "probes": lambda: dict.fromkeys(PROBED, _no_op),
     }
     parts |= {name: overrides[name] if name in overrides else make() for name, make in derived.items()}
-    given = {name: overrides[name] for name in ("llm", "clients", "holders_of") if name in overrides}
-    return Dependencies(settings=settings, **given, **parts)
+    given = {name: overrides[name] for name in ("llm", "clients") if name in overrides}
+    # The composition root's own registry of holders, so erasure and export on fakes go through it.
+    return Dependencies(settings=settings, holders_of=overrides.get("holders_of", user_data_holders), **given, **parts)
 
 
 __all__ = [

@@ -14,8 +14,8 @@ from engram.config import Settings
 from engram.domain.model import Scope
 from engram.service import memories
 from engram.service.erasure import residue
-from engram.service.ingestion import run_ingest
 from engram.service.recall import RecallRequest, run_in_process
+from tests.unit.support import run_ingest
 
 pytestmark = pytest.mark.stack
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)

@@ -8,7 +8,7 @@ import pytest
 from engram.config import Settings
 from engram.domain.model import Scope
 from engram.service.recall import BREAKER
-from engram.service.recall.runners import LATENCY
+from engram.service.recall.steps import LATENCY
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
 

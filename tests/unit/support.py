@@ -16,7 +16,11 @@ from engram.api.app import create_app
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 from engram.service import erasure
-from engram.service.ingestion import INGEST_CHAIN, run_ingest, run_ingest_step
+from engram.service.ingest import INGEST_CHAIN, IngestCommand, run_in_process
+from engram.service.ingest import ingest as ingest_command
+from engram.service.ingest import run_step as run_ingest_step
+from engram.service.recall import RecallRequest
+from engram.service.recall import run_step as run_recall_step
 
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
@@ -36,6 +40,17 @@ def body(*messages: dict, session: str = "s1", device: str = "phone") -> dict:
     return {"session_id": session, "device_id": device, "messages": list(messages)}
 
 
+def run_ingest(deps, scope: Scope, request_body: object) -> dict:
+    """The chain in-process over a body as a client posts it: the command the API builds, then
+    the API's runner (a body that would be refused is refused here, as there)."""
+    return run_in_process(deps, IngestCommand.from_body(scope, request_body))
+
+
+def ingest(deps, scope: Scope, request_body: object) -> dict:
+    """``run_ingest`` through the configured runner (``ENGRAM_INGEST_RUNNER``)."""
+    return ingest_command(deps, IngestCommand.from_body(scope, request_body))
+
+
 def say(deps, scope: Scope, *texts: str, session: str = "s1", device: str = "phone", at: datetime = T0,
         prefix: str | None = None) -> dict:
     """Ingest ``texts`` as the user's turns, one minute apart, with ids ``<prefix>-<i>``."""
@@ -49,6 +64,21 @@ def through_lambdas(deps, value: dict) -> dict:
     for step in INGEST_CHAIN:
         value = json.loads(json.dumps(run_ingest_step(deps, step.name, json.loads(json.dumps(value)))))
     return value
+
+
+def recall_through_lambdas(deps, request: RecallRequest) -> dict:
+    """The recall state machine's chaining of ``run_step``, each payload through JSON."""
+    def step(name, event):
+        return json.loads(json.dumps(run_recall_step(deps, name, json.loads(json.dumps(event)))))
+
+    payload = request.to_json()
+    session = step("session", payload)
+    results = [step(name, {"request": payload, "session": session}) for name in ("tasks", "profile", "episodes")]
+    fuse = {"request": payload, "session": session, "layers": results}
+    if session["wants_verbatim"]:
+        episodes = next(r for r in results if r["step"] == "episodes")
+        fuse["originals"] = step("archive", {"request": payload, "session": session, "episodes": episodes})
+    return step("fuse", fuse)
 
 
 def start_erasure(deps, scope: Scope) -> dict:

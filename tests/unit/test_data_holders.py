@@ -17,7 +17,8 @@ import pytest
 
 from engram import ports
 from engram.api.schemas import ExportDocument
-from engram.bootstrap import Dependencies, user_data_holders
+from engram.bootstrap import user_data_holders
+from engram.dependencies import Dependencies
 from engram.domain.consent import Permissions
 from engram.domain.model import Scope
 from engram.domain.records import SessionRef

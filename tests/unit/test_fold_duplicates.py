@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engram.domain.lexical import repeats_wording
-from engram.service.routing import MERGE_SCORE, _fold_duplicates
+from engram.service.ingest.route import MERGE_SCORE, _fold_duplicates
 
 STORED = [{"event_id": f"ev-s{i}", "message_ids": [f"s{i}"], "confidence": 0.6, "merged_count": 1,
            "ts": "2026-01-01T00:00:00Z"} for i in range(4)]

@@ -9,7 +9,8 @@ import pytest
 
 from engram.domain.model import Scope
 from engram.domain.records import SessionRef
-from engram.service.ingestion import INGEST_CHAIN, run_ingest_step
+from engram.service.ingest import INGEST_CHAIN
+from engram.service.ingest import run_step as run_ingest_step
 from tests.hostile import SESSION, assert_answered, assert_user_still_works, corpus, ingest, msg, seed, send
 from tests.unit.support import client_for
 

@@ -23,7 +23,7 @@ from engram.errors import Unauthorized, ValidationFailed
 from engram.service import erasure
 from engram.service.archival import archive_day, archived_turns
 from engram.service.export import export_document
-from engram.service.ingestion import run_ingest, run_ingest_step
+from engram.service.ingest import run_step as run_ingest_step
 from engram.service.profile import profile
 from engram.service.recall import BREAKER, RecallRequest, run_in_process
 from engram.service.tasks import record_task_event
@@ -31,7 +31,7 @@ from engram.service.users import set_consent, tenant_for_key
 from engram.service.working_memory import session_context, set_session_fields
 from tests.fakes import fake_deps
 from tests.unit.lookalikes import ID_ALPHABET, distinct_pairs
-from tests.unit.support import T0, body, message, run_saga, start_erasure
+from tests.unit.support import T0, body, message, run_ingest, run_saga, start_erasure
 
 EXAMPLES = settings(max_examples=200, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -23,9 +23,8 @@ from engram.domain.fusion import (
     has_record,
     mentions,
 )
-from engram.service.ingestion import run_ingest
 from engram.service.recall import RecallRequest, run_in_process
-from tests.unit.support import T0, body, message
+from tests.unit.support import T0, body, message, run_ingest
 
 NOW = T0 + timedelta(days=3)
 

@@ -7,9 +7,8 @@ from datetime import timedelta
 import pytest
 
 from engram.domain.query import analyse
-from engram.service.ingestion import run_ingest
 from engram.service.recall import RecallRequest, run_in_process
-from tests.unit.support import T0, body, message
+from tests.unit.support import T0, body, message, run_ingest
 
 
 @pytest.mark.parametrize(("query", "current"), [

@@ -14,8 +14,7 @@ from engram.api.app import create_app
 from engram.domain import crypto
 from engram.domain.consent import Permissions
 from engram.domain.model import Scope
-from engram.service import ingestion
-from engram.service.ingestion import run_ingest
+from engram.service.ingest import plan as ingestion
 from engram.service.tasks import record_task_event
 from engram.service.users import set_consent
 from tests.consent_scenario import (
@@ -32,7 +31,7 @@ from tests.consent_scenario import (
     words_in,
 )
 from tests.fakes import RecordingLlm
-from tests.unit.support import Wrapped, body, failing, message, say, through_lambdas
+from tests.unit.support import Wrapped, body, failing, message, run_ingest, say, through_lambdas
 
 
 def user_over(deps, scope: Scope) -> User:

@@ -8,13 +8,13 @@ import pytest
 
 from engram.domain import crypto
 from engram.errors import Conflict, PayloadTooLarge, StoreUnavailable, Unprocessable, ValidationFailed
-from engram.service.ingestion import INGEST_CHAIN, ingest, run_ingest
+from engram.service.ingest import INGEST_CHAIN
+from engram.service.ingest.route import event_id
 from engram.service.memories import feedback
 from engram.service.profile import correct_profile_item, profile
-from engram.service.routing import event_id
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
-from tests.unit.support import T0, OpeningNoted, body, message, say, through_lambdas
+from tests.unit.support import T0, OpeningNoted, body, ingest, message, run_ingest, say, through_lambdas
 
 
 def episodes(deps, scope) -> list[dict]:

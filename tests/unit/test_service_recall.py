@@ -3,7 +3,6 @@ fusion, verbatim originals, and the per-Lambda runner giving the in-process answ
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from datetime import UTC, datetime
@@ -13,8 +12,10 @@ import pytest
 from engram.domain.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
-from engram.service.recall.runners import LATENCY, FairAdmission, StepLatency, warm_up
+from engram.service.recall.runners import FairAdmission
+from engram.service.recall.steps import LATENCY, StepLatency, warm_up
 from tests.unit.support import Wrapped, failing, say, slow
+from tests.unit.support import recall_through_lambdas as _through_lambdas
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
 
@@ -216,21 +217,6 @@ def test_a_broken_turn_log_degrades_only_the_originals(deps, memory):
 
 
 # -- the per-Lambda runner ---------------------------------------------------------------------
-
-def _through_lambdas(deps, request: RecallRequest) -> dict:
-    """The state machine's chaining of ``run_step``, each payload through JSON."""
-    def step(name, event):
-        return json.loads(json.dumps(run_step(deps, name, json.loads(json.dumps(event)))))
-
-    payload = request.to_json()
-    session = step("session", payload)
-    results = [step(name, {"request": payload, "session": session}) for name in ("tasks", "profile", "episodes")]
-    fuse = {"request": payload, "session": session, "layers": results}
-    if session["wants_verbatim"]:
-        episodes = next(r for r in results if r["step"] == "episodes")
-        fuse["originals"] = step("archive", {"request": payload, "session": session, "episodes": episodes})
-    return step("fuse", fuse)
-
 
 @pytest.mark.parametrize(("query", "session"), [
     ("What am I allergic to?", False),

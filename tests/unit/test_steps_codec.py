@@ -3,7 +3,8 @@
 import json
 
 from engram.domain.model import Scope
-from engram.service.ingestion import run_ingest_step
+from engram.service.ingest import IngestCommand
+from engram.service.ingest import run_step as run_ingest_step
 from tests.fakes import fake_deps
 
 
@@ -41,3 +42,13 @@ def test_a_childs_words_do_not_leave_the_cleanse_step():
     # Typed and timed before the words were dropped: that much a child's event keeps.
     assert item["event"]["type"] == "profile" and item["event"]["occurred_at"].startswith("2026-05-13")
     assert "Lily" not in json.dumps(out) and "zoo" not in json.dumps(out)
+
+
+def test_an_ingest_command_is_the_same_command_after_its_json_form():
+    """What the API hands the state machine (``IngestCommand.to_json``) is read back by the first
+    step as the very command the in-process chain would have run: epoch milliseconds, offsets,
+    unnormalised content and missing ids included."""
+    command = IngestCommand.from_body(Scope("t1", "u1"), {"session_id": "s1", "device_id": "d1", "messages": [
+        {"role": "user", "content": "  I love   jazz  ", "client_ts": 1778750000123},
+        {"role": "assistant", "content": "Noted.", "client_ts": "2026-05-14T11:00:00.5+02:00", "message_id": "m2"}]})
+    assert IngestCommand.from_json(json.loads(json.dumps(command.to_json()))) == command

@@ -8,16 +8,11 @@ constructs a store. Unit tests call ``build(...)`` with in-memory fakes instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
-from functools import cache, cached_property
-from typing import TYPE_CHECKING
+from dataclasses import fields
+from functools import cache
 
-from . import ports
 from .config import Settings, get_settings
-
-if TYPE_CHECKING:
-    from .service.holders import DataHolders
+from .dependencies import DataHolders, Dependencies
 
 
 def user_data_holders(deps: Dependencies) -> DataHolders:
@@ -27,55 +22,10 @@ def user_data_holders(deps: Dependencies) -> DataHolders:
     its branch in ``statemachines/erasure.asl.json``, where the same test holds the branches to
     this list, in its order. The erasure deletes in parallel; the order is the export document's
     (the user's state and rows first) and the take-back's (the archive, which rotates the key, last)."""
-    from .service.holders import ArchiveHolder, DataHolders, EpisodeHolder, GraphHolder, RowHolder, SessionHolder
+    from .service.holders import ArchiveHolder, EpisodeHolder, GraphHolder, RowHolder, SessionHolder
 
     return DataHolders(tuple(holder(deps) for holder in (RowHolder, SessionHolder, EpisodeHolder, GraphHolder,
                                                          ArchiveHolder)))
-
-
-# eq=False: two builds are two different sets of pools and caches; identity is what matters
-# (and it keeps the object hashable, so per-process caches can key on it).
-@dataclass(frozen=True, eq=False)
-class Dependencies:
-    settings: Settings
-    sessions: ports.SessionStore
-    episodes: ports.EpisodeStore
-    tasks: ports.TaskStore
-    graph: ports.ProfileGraph
-    turns: ports.TurnLog
-    audit: ports.AuditLog
-    idempotency: ports.IdempotencyStore
-    users: ports.UserRegistry
-    fence: ports.WriteFence
-    tenants: ports.TenantDirectory
-    link_secret: ports.LinkSecret
-    keys: ports.KeyStore
-    erasure_jobs: ports.ErasureJobs
-    archive: ports.ArchiveStore
-    archive_source: ports.ArchiveSource
-    archive_eraser: ports.ArchiveEraser
-    exports: ports.ExportStore
-    patterns: ports.PatternStore
-    embedder: ports.Embedder
-    workflows: ports.WorkflowGateway
-    alerts: ports.AlertPublisher
-    metrics: ports.MetricsSink
-    llm: ports.LlmExtractor | None = None
-    probes: ports.Probes = field(default_factory=dict)
-    # The real clients behind the adapters (None with fakes): migrations and health use them.
-    clients: object | None = None
-    # Builds ``holders`` over the parts above (a test may add a holder).
-    holders_of: Callable[[Dependencies], DataHolders] = user_data_holders
-
-    @cached_property
-    def holders(self) -> DataHolders:
-        """What holds the user's data, over these very parts: a copy with a part swapped
-        (``with_``) erases, exports and takes back through the swapped part."""
-        return self.holders_of(self)
-
-    def with_(self, **overrides) -> Dependencies:
-        """A copy with some parts swapped (a test's failing store, a benchmark's other embedder)."""
-        return replace(self, **overrides)
 
 
 def build(settings: Settings | None = None, **overrides) -> Dependencies:

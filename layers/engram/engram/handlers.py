@@ -32,7 +32,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.middleware_factory import lambda_handler_decorator
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from .bootstrap import Dependencies, bootstrap
+from .bootstrap import bootstrap
+from .dependencies import Dependencies
 
 logger = Logger()
 tracer = Tracer()

@@ -25,7 +25,8 @@ from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
 from .adapters.clients import Clients, postgres_conninfo
-from .bootstrap import Dependencies, bootstrap
+from .bootstrap import bootstrap
+from .dependencies import Dependencies
 
 _SCHEMA_LOCK = 0x656E6772  # any constant: serialises concurrent migrations
 RUNTIME_GROUP = "engram_runtime"  # schema.sql grants to it; the runtime logs in as a member

@@ -12,7 +12,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..bootstrap import Dependencies
+from ..bootstrap import bootstrap
+from ..dependencies import Dependencies
 from ..domain.limits import MAX_BODY_BYTES
 from ..errors import EngramError
 from ..service.health import check_stores
@@ -86,7 +87,9 @@ def create_app(deps: Dependencies | None = None) -> FastAPI:
     app = FastAPI(title="Engram", version=__version__, description=DESCRIPTION)
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.add_middleware(PageHeaders)
-    app.state.deps = deps
+    # The process's own are built by the first request that needs them: create_app() runs at a
+    # Lambda's init, which must not wait for a store.
+    app.state.deps_of = bootstrap if deps is None else lambda: deps
 
     @app.exception_handler(EngramError)
     async def engram_error(_: Request, exc: EngramError) -> JSONResponse:

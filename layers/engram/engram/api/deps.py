@@ -8,29 +8,40 @@ import json
 import re
 import time
 from collections.abc import Callable
+from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from ..bootstrap import Dependencies, bootstrap
-from ..domain.cleaning import validate_id
+from ..dependencies import Dependencies
+from ..domain.cleaning import ID_PATTERN, validate_id
+from ..domain.limits import MAX_API_KEY_CHARS, MAX_ID_CHARS, MAX_IDEMPOTENCY_KEY_CHARS
 from ..domain.model import Scope
 from ..domain.records import SessionRef
 from ..errors import DecryptionFailed, EngramError, KeyDestroyed, PayloadTooLarge, Unauthorized, ValidationFailed
 from ..service.users import tenant_for_key, write_lease
 
+# An id in a path or a query, held to the rules of every id (``domain.cleaning.ID_PATTERN``).
+PathStr = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN.pattern)]
+
+
+def id_query(default: object = ..., description: str | None = None) -> object:
+    return Query(default, min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN.pattern, description=description)
+
+
 _KEY_CACHE: dict[str, tuple[str, float]] = {}
 _KEY_TTL_S = 60.0
-IDEMPOTENCY_KEY_PATTERN = r"^[!-~]{1,255}$"
+IDEMPOTENCY_KEY_PATTERN = rf"^[!-~]{{1,{MAX_IDEMPOTENCY_KEY_CHARS}}}$"
+IDEMPOTENCY_KEY_TEXT = f"1-{MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters, no spaces"
 # An API key or Idempotency-Key is printable ASCII: anything else cannot be a key we issued or
 # stored, and must not reach a store's encoder.
-_API_KEY = re.compile(r"^[!-~]{1,512}$")
+_API_KEY = re.compile(rf"^[!-~]{{1,{MAX_API_KEY_CHARS}}}$")
 _IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
 def dependencies(request: Request) -> Dependencies:
-    """The app's dependencies (``create_app(deps)``), the process's own by default."""
-    return getattr(request.app.state, "deps", None) or bootstrap()
+    """The app's dependencies (``create_app(deps)``, the process's own by default)."""
+    return request.app.state.deps_of()
 
 
 def tenant(authorization: str | None = Header(default=None), deps: Dependencies = Depends(dependencies)) -> str:
@@ -38,7 +49,8 @@ def tenant(authorization: str | None = Header(default=None), deps: Dependencies 
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", field="Authorization")
     key = authorization.removeprefix("Bearer ").strip()
     if not _API_KEY.match(key):
-        raise Unauthorized("malformed API key: 1-512 printable ASCII characters", field="Authorization")
+        raise Unauthorized(f"malformed API key: 1-{MAX_API_KEY_CHARS} printable ASCII characters",
+                           field="Authorization")
     cached = _KEY_CACHE.get(key)
     if cached and cached[1] > time.monotonic():
         return cached[0]
@@ -63,10 +75,11 @@ def run_idempotent(deps: Dependencies, request_: Request, scope: Scope, key: str
     user), so the same key then runs as a new request."""
     if key is None:
         return JSONResponse(action(), status_code=status)
-    if len(key) > 255:
-        raise PayloadTooLarge("Idempotency-Key must be at most 255 characters", field="Idempotency-Key")
+    if len(key) > MAX_IDEMPOTENCY_KEY_CHARS:
+        raise PayloadTooLarge(f"Idempotency-Key must be at most {MAX_IDEMPOTENCY_KEY_CHARS} characters",
+                              field="Idempotency-Key")
     if not _IDEMPOTENCY_KEY.match(key):
-        raise ValidationFailed("Idempotency-Key must be 1-255 printable ASCII characters, no spaces",
+        raise ValidationFailed(f"Idempotency-Key must be {IDEMPOTENCY_KEY_TEXT}",
                                field="Idempotency-Key")
     fingerprint = hashlib.sha256(json.dumps([request_.method, request_.url.path, str(request_.url.query), body],
                                             sort_keys=True, default=str).encode()).hexdigest()

@@ -4,10 +4,9 @@ cases, fence and idempotency as the agent-facing routes."""
 
 from __future__ import annotations
 
-from typing import Annotated
 from urllib.parse import parse_qsl
 
-from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, StreamingResponse
@@ -15,19 +14,17 @@ from pydantic import BaseModel, ValidationError
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..bootstrap import Dependencies
-from ..domain.cleaning import ID_PATTERN
+from ..dependencies import Dependencies
 from ..errors import ValidationFailed
 from ..service import memory_page, profile
 from ..service.export import deliver
 from . import page_html
 from . import page_schemas as ps
 from . import schemas as s
-from .deps import dependencies, run_idempotent, scope_of, tenant
+from .deps import PathStr, dependencies, run_idempotent, scope_of, tenant
 
 ERRORS = {code: {"model": s.ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 503)}
 router = APIRouter(prefix="/v1", responses=ERRORS, tags=["memory page"])
-PathStr = Annotated[str, Path(min_length=1, max_length=128, pattern=ID_PATTERN.pattern)]
 PAGE = "/users/{user_id}/memory-page"
 # The token is in the page's URL: no cache may keep a page, no Referer may carry it, no frame may
 # hold it (a framed page could be clicked through), and nothing but the page's own style may load.

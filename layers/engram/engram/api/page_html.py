@@ -14,6 +14,8 @@ import secrets
 from html import escape, unescape
 from urllib.parse import urlencode
 
+from ..domain.limits import MAX_OBJECT_CHARS
+
 LANGS = ("en", "zh")
 CSS = (
     "body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fafafa}"
@@ -134,7 +136,8 @@ def _item(item: dict, n: int, messages: dict, token: str, lang: str) -> str:
         f'<dt>{_e(t["from"])}</dt><dd>{f"<ul>{quotes}</ul>" if quotes else _e(t["no_messages"])}</dd></dl>'
         f'{confirm}<form method="post" action="memory-page/corrections" class="correct">{hidden()}'
         f'<label for="object-{n}">{_e(t["correct_label"])}</label> '
-        f'<input type="text" id="object-{n}" name="object" value="{_e(item["object"])}" maxlength="200" required> '
+        f'<input type="text" id="object-{n}" name="object" value="{_e(item["object"])}" '
+        f'maxlength="{MAX_OBJECT_CHARS}" required> '
         f'<button type="submit">{_e(t["save"])}</button></form>'
         f'<details><summary>{_e(t["delete"])}</summary><form method="post" action="memory-page/deletions" '
         f'class="delete">{hidden()}<button type="submit" class="danger">{_e(t["delete_confirm"])}</button>'

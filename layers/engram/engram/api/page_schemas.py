@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictInt, StringConstraints
 
+from ..domain.limits import MAX_OBJECT_CHARS
 from .schemas import Id, _Body, _Out, text
 
 
@@ -40,4 +41,4 @@ class PageDeletionForm(PageExportForm):
 
 
 class PageCorrectionForm(PageDeletionForm):
-    object: text(200, 1)
+    object: text(MAX_OBJECT_CHARS, 1)

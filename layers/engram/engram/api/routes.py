@@ -2,30 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from ..bootstrap import Dependencies
-from ..domain.cleaning import ID_PATTERN
-from ..domain.limits import TIME_RANGE_TEXT
+from ..dependencies import Dependencies
+from ..domain.limits import MAX_IDEMPOTENCY_KEY_CHARS, MAX_TASKS_LISTED, MAX_TIME_CHARS, TIME_RANGE_TEXT
 from ..domain.model import EventType
 from ..service import erasure, memories, profile, tasks, users, working_memory
 from ..service.export import deliver
-from ..service.ingestion import ingest
+from ..service.ingest import IngestCommand, ingest
 from ..service.recall import RecallRequest, recall
 from . import links
 from . import schemas as s
-from .deps import IDEMPOTENCY_KEY_PATTERN, dependencies, run_idempotent, scope_of, session_ref, tenant
+from .deps import (
+    IDEMPOTENCY_KEY_PATTERN,
+    IDEMPOTENCY_KEY_TEXT,
+    PathStr,
+    dependencies,
+    id_query,
+    run_idempotent,
+    scope_of,
+    session_ref,
+    tenant,
+)
 
 ERRORS = {code: {"model": s.ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422, 503)}
 router = APIRouter(prefix="/v1", responses=ERRORS)
-IdemKey = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=255, pattern=IDEMPOTENCY_KEY_PATTERN,
-                 description="1-255 printable ASCII characters, no spaces: a retry with the same key and body "
-                             "returns the first result")
-DeviceId = Query(..., min_length=1, max_length=128, pattern=ID_PATTERN.pattern)
-PathStr = Annotated[str, Path(min_length=1, max_length=128, pattern=ID_PATTERN.pattern)]
+IdemKey = Header(default=None, alias="Idempotency-Key", min_length=1, max_length=MAX_IDEMPOTENCY_KEY_CHARS,
+                 pattern=IDEMPOTENCY_KEY_PATTERN,
+                 description=f"{IDEMPOTENCY_KEY_TEXT}: a retry with the same key and body returns the first result")
+DeviceId = id_query()
 Deps = Depends(dependencies)
 TIME_TEXT = f"ISO 8601 with offset, or epoch milliseconds; {TIME_RANGE_TEXT}"
 Tenant = Depends(tenant)
@@ -38,8 +44,15 @@ def _raw(model) -> dict:
 @router.post("/users/{user_id}/messages", response_model=s.IngestResponse, responses=links.INGESTED)
 def post_messages(user_id: PathStr, request: Request, body: s.IngestBody, tenant_id: str = Tenant,
                   deps: Dependencies = Deps, idempotency_key: str | None = IdemKey):
-    scope, raw = scope_of(tenant_id, user_id), _raw(body)
-    return run_idempotent(deps, request, scope, idempotency_key, raw, lambda: ingest(deps, scope, raw))
+    scope = scope_of(tenant_id, user_id)
+
+    def accept() -> dict:
+        # Built under the Idempotency-Key: a refusal (a message the edge lets through, such as
+        # content that is only spaces) is the key's result too, as any other.
+        command = IngestCommand.parse(scope, body.session_id, body.device_id, [m.model_dump() for m in body.messages])
+        return ingest(deps, command)
+
+    return run_idempotent(deps, request, scope, idempotency_key, _raw(body), accept)
 
 
 @router.post("/users/{user_id}/recall", response_model=s.RecallResponse, responses=links.RECALLED)
@@ -66,9 +79,8 @@ def put_context(user_id: PathStr, session_id: PathStr, request: Request, body: s
 
 @router.delete("/users/{user_id}/sessions/{session_id}", response_model=s.SessionCleared)
 def delete_session(user_id: PathStr, session_id: PathStr, tenant_id: str = Tenant, deps: Dependencies = Deps,
-                   device_id: str | None = Query(None, min_length=1, max_length=128, pattern=ID_PATTERN.pattern,
-                                                 description="one device's session; without it, the session "
-                                                             "on every device of the user")):
+                   device_id: str | None = id_query(None, "one device's session; without it, the session on "
+                                                          "every device of the user")):
     return working_memory.clear_session(deps, scope_of(tenant_id, user_id), session_id, device_id)
 
 
@@ -94,7 +106,7 @@ def post_task_event(user_id: PathStr, task_id: PathStr, request: Request, body: 
 
 @router.get("/users/{user_id}/tasks", response_model=s.TasksResponse)
 def get_tasks(user_id: PathStr, status: str = Query("open", pattern="^(open|all)$"),
-              limit: int = Query(10, ge=1, le=100), tenant_id: str = Tenant, deps: Dependencies = Deps):
+              limit: int = Query(10, ge=1, le=MAX_TASKS_LISTED), tenant_id: str = Tenant, deps: Dependencies = Deps):
     return tasks.list_tasks(deps, scope_of(tenant_id, user_id), status, limit)
 
 
@@ -129,8 +141,8 @@ def post_feedback(user_id: PathStr, memory_id: PathStr, body: s.FeedbackBody, te
 
 @router.delete("/users/{user_id}/memories", response_model=s.ForgetResponse)
 def delete_memories(user_id: PathStr, type: EventType | None = Query(None),  # noqa: A002 - the API's name
-                    before: str | None = Query(None, max_length=64, description=TIME_TEXT), tenant_id: str = Tenant,
-                    deps: Dependencies = Deps):
+                    before: str | None = Query(None, max_length=MAX_TIME_CHARS, description=TIME_TEXT),
+                    tenant_id: str = Tenant, deps: Dependencies = Deps):
     return memories.forget(deps, scope_of(tenant_id, user_id), type.value if type else None, before)
 
 

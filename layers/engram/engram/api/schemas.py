@@ -35,13 +35,15 @@ DESCRIPTION = f"""User memory for AI agents.
 with 400 (malformed) or 413 (too large), `error.field` naming it, and nothing is written; no input
 gives a 5xx.
 
-- Ids (path, body, `device_id` query): 1-128 characters of `[A-Za-z0-9._:-]`. `Idempotency-Key`:
-  1-255 printable ASCII characters, no spaces.
+- Ids (path, body, `device_id` query): 1-{limits.MAX_ID_CHARS} characters of `[A-Za-z0-9._:-]`. `Idempotency-Key`:
+  1-{limits.MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters, no spaces.
 - Times (`client_ts`, `ts`, `now`, `before`): ISO 8601 with an offset, or integer epoch milliseconds
   (at least {limits.EPOCH_MS_MIN}), {limits.TIME_RANGE_TEXT}.
 - Text: no NUL and no unpaired surrogates anywhere (content, query, kind, object, map keys and
-  values); `content` at most 8000 characters, `query` 2000, profile `object` 200, device `kind` 64.
-- Free-form JSON (session `fields`, task `metadata`): at most {limits.MAX_FIELDS} keys of at most 64
+  values); `content` at most {limits.MAX_CONTENT_CHARS} characters, `query` {limits.MAX_QUERY_CHARS}, profile \
+`object` {limits.MAX_OBJECT_CHARS}, device `kind` {limits.MAX_NAME_CHARS}.
+- Free-form JSON (session `fields`, task `metadata`): at most {limits.MAX_FIELDS} keys of at most \
+{limits.MAX_NAME_CHARS}
   characters and {limits.MAX_JSON_BYTES} bytes as JSON, nested at most {limits.MAX_JSON_DEPTH} levels,
   finite numbers only (no NaN or Infinity), integers within 64 bits. Session fields are held to the
   same bounds once merged with what the session already has; `aliases`, when set, maps at most
@@ -70,15 +72,16 @@ def text(max_length: int, min_length: int = 0):
 def _timestamp(value: Any) -> str | int:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise ValueError("must be an ISO 8601 string with offset, or integer epoch milliseconds")
-    if isinstance(value, str) and len(value) > 64:
-        raise PydanticCustomError("string_too_long", "String should have at most 64 characters")
+    if isinstance(value, str) and len(value) > limits.MAX_TIME_CHARS:
+        raise PydanticCustomError("string_too_long", f"String should have at most {limits.MAX_TIME_CHARS} characters")
     to_utc(value)  # ValueError: out of the documented range, or not a time
     return value
 
 
-Id = Annotated[str, StringConstraints(strict=True, pattern=ID_PATTERN.pattern, min_length=1, max_length=128)]
+Id = Annotated[str, StringConstraints(strict=True, pattern=ID_PATTERN.pattern, min_length=1,
+                                      max_length=limits.MAX_ID_CHARS)]
 Timestamp = Annotated[str | int, PlainValidator(_timestamp), WithJsonSchema({
-    "anyOf": [{"type": "string", "format": "date-time", "minLength": 1, "maxLength": 64},
+    "anyOf": [{"type": "string", "format": "date-time", "minLength": 1, "maxLength": limits.MAX_TIME_CHARS},
               {"type": "integer", "minimum": limits.EPOCH_MS_MIN, "exclusiveMaximum": limits.EPOCH_MS_MAX}],
     "description": f"ISO 8601 with offset, or epoch milliseconds; {limits.TIME_RANGE_TEXT}",
 })]
@@ -101,7 +104,7 @@ def _bounded_fields(value: dict) -> dict:
     return _refuse(limits.aliases_problem(value.get("aliases")), value)
 
 
-JsonMap = Annotated[dict[text(64, 1), JsonValue], Field(max_length=limits.MAX_FIELDS),
+JsonMap = Annotated[dict[text(limits.MAX_NAME_CHARS, 1), JsonValue], Field(max_length=limits.MAX_FIELDS),
                    AfterValidator(_bounded_json)]
 SessionFields = Annotated[JsonMap, AfterValidator(_bounded_fields)]
 
@@ -114,7 +117,7 @@ class _Body(BaseModel):
 
 class MessageIn(_Body):
     role: Literal["user", "assistant"]
-    content: text(8000, 1)
+    content: text(limits.MAX_CONTENT_CHARS, 1)
     client_ts: Timestamp
     message_id: Id | None = None
 
@@ -122,7 +125,7 @@ class MessageIn(_Body):
 class IngestBody(_Body):
     session_id: Id
     device_id: Id
-    messages: Annotated[list[MessageIn], Field(min_length=1, max_length=100)]
+    messages: Annotated[list[MessageIn], Field(min_length=1, max_length=limits.MAX_MESSAGES)]
 
 
 class FieldsBody(_Body):
@@ -134,8 +137,8 @@ class FieldsBody(_Body):
 
 
 class RollbackBody(_Body):
-    version: Annotated[StrictInt, Field(ge=0, le=2**31)] | None = None
-    steps: Annotated[StrictInt, Field(ge=1, le=1000)] | None = None
+    version: Annotated[StrictInt, Field(ge=0, le=limits.MAX_VERSION)] | None = None
+    steps: Annotated[StrictInt, Field(ge=1, le=limits.MAX_ROLLBACK_STEPS)] | None = None
 
 
 class TaskEventBody(_Body):
@@ -147,7 +150,7 @@ class TaskEventBody(_Body):
 
 
 class ProfilePatchBody(_Body):
-    object: text(200, 1) | None = None
+    object: text(limits.MAX_OBJECT_CHARS, 1) | None = None
     confidence: Annotated[float, Field(ge=0.1, le=1.0, allow_inf_nan=False)] | None = None
 
 
@@ -157,16 +160,16 @@ class FeedbackBody(_Body):
 
 class ConsentBody(_Body):
     long_term: StrictBool
-    age: Annotated[StrictInt, Field(ge=0, le=150)] | None = None
+    age: Annotated[StrictInt, Field(ge=0, le=limits.MAX_AGE)] | None = None
 
 
 class DeviceBody(_Body):
     device_id: Id
-    kind: text(64, 1)
+    kind: text(limits.MAX_NAME_CHARS, 1)
 
 
 class RecallBody(_Body):
-    query: text(2000, 1)
+    query: text(limits.MAX_QUERY_CHARS, 1)
     session_id: Id | None = None
     device_id: Id | None = None
     k: Annotated[StrictInt, Field(ge=1, le=MAX_K)] = 10

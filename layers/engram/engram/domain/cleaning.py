@@ -8,11 +8,19 @@ import re
 from datetime import UTC, datetime
 
 from ..errors import PayloadTooLarge, ValidationFailed
-from .limits import EPOCH_MS_MAX, EPOCH_MS_MIN, TIME_RANGE_TEXT, in_time_range, text_problem
-from .model import Role, Turn
+from .limits import (
+    EPOCH_MS_MAX,
+    EPOCH_MS_MIN,
+    MAX_CONTENT_CHARS,
+    MAX_ID_CHARS,
+    TIME_RANGE_TEXT,
+    in_time_range,
+    text_problem,
+)
+from .model import Message, Role, Turn
 
-ID_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-MAX_CONTENT_CHARS = 8000
+ID_PATTERN = re.compile(rf"^[A-Za-z0-9._:-]{{1,{MAX_ID_CHARS}}}$")
+ID_TEXT = f"1-{MAX_ID_CHARS} characters of [A-Za-z0-9._:-]"
 ASSISTANT_CAP = 500
 TRUNCATION_MARKER = " […truncated: full text in history]"
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u3000]+")
@@ -22,7 +30,7 @@ _TIME_FORMS = "ISO 8601 with offset or epoch milliseconds"
 
 def validate_id(value: object, field: str) -> str:
     if not isinstance(value, str) or not ID_PATTERN.match(value):
-        raise ValidationFailed(f"{field} must be 1-128 characters of [A-Za-z0-9._:-]", field=field)
+        raise ValidationFailed(f"{field} must be {ID_TEXT}", field=field)
     return value
 
 
@@ -79,8 +87,14 @@ def normalise_text(text: str) -> str:
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 
 
-def clean_turn(index: int, message: dict, session_id: str) -> Turn:
+def clean_turn(index: int, message: object, session_id: str) -> Turn:
     """Validate and clean one incoming message; ``index`` names the field in errors."""
+    return clean_message(read_message(index, message), session_id)
+
+
+def read_message(index: int, message: object) -> Message:
+    """One incoming message, checked: anything that would be refused is refused here, naming the
+    field (``messages[<index>].<field>``), so cleaning it afterwards cannot fail."""
     where = f"messages[{index}]"
     if not isinstance(message, dict):
         raise ValidationFailed(f"{where} must be an object", field=where)
@@ -96,29 +110,44 @@ def clean_turn(index: int, message: dict, session_id: str) -> Turn:
         raise ValidationFailed(f"{where}.content {problem}", field=f"{where}.content")
     if len(content) > MAX_CONTENT_CHARS:
         raise PayloadTooLarge(f"{where}.content exceeds {MAX_CONTENT_CHARS} characters", field=f"{where}.content")
-    text = normalise_text(content)
-    if not text:
+    if not normalise_text(content):
         raise ValidationFailed(f"{where}.content is empty", field=f"{where}.content")
     if "client_ts" not in message:
         raise ValidationFailed(f"{where}.client_ts is required", field=f"{where}.client_ts")
     client_ts = parse_timestamp(message["client_ts"], f"{where}.client_ts")
-    raw_sha256 = hashlib.sha256(content.encode()).hexdigest()
     message_id = message.get("message_id")
-    if message_id is None:
-        message_id = derive_message_id(session_id, client_ts, raw_sha256)
-    else:
+    if message_id is not None:
         message_id = validate_id(message_id, f"{where}.message_id")
-    truncated = role is Role.ASSISTANT and len(text) > ASSISTANT_CAP
+    return Message(role, content, client_ts, message_id)
+
+
+def clean_message(message: Message, session_id: str) -> Turn:
+    """A checked message as the turn that is stored: its text normalised and escaped, an
+    assistant's long answer cut, its id derived when the client sent none."""
+    text = normalise_text(message.content)
+    raw_sha256 = hashlib.sha256(message.content.encode()).hexdigest()
+    message_id = message.message_id
+    if message_id is None:
+        message_id = derive_message_id(session_id, message.client_ts, raw_sha256)
+    truncated = message.role is Role.ASSISTANT and len(text) > ASSISTANT_CAP
     if truncated:
         text = text[:ASSISTANT_CAP] + TRUNCATION_MARKER
     return Turn(
         message_id=message_id,
-        role=role,
+        role=message.role,
         content=html.escape(text, quote=False),
-        client_ts=client_ts,
+        client_ts=message.client_ts,
         raw_sha256=raw_sha256,
         truncated=truncated,
     )
+
+
+def message_json(message: Message) -> dict:
+    """A checked message as a client would send it (what ``read_message`` reads back the same)."""
+    out = {"role": message.role.value, "content": message.content, "client_ts": format_timestamp(message.client_ts)}
+    if message.message_id is not None:
+        out["message_id"] = message.message_id
+    return out
 
 
 def order_turns(turns: list[Turn]) -> list[Turn]:

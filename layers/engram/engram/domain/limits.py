@@ -13,6 +13,8 @@ take ever gets past the first step.
 - Text holds no NUL (PostgreSQL cannot store it) and no unpaired surrogate (not encodable as UTF-8).
 - Free-form JSON (session fields, task metadata): finite numbers, integers within 64 bits, at
   most ``MAX_JSON_DEPTH`` levels of nesting and ``MAX_JSON_BYTES`` bytes as JSON.
+- Sizes: ids, a message's content, a batch of messages, a question, a profile item's object, a
+  page of tasks. (The largest ``k`` of a recall is fusion's: ``domain.fusion.MAX_K``.)
 """
 
 from __future__ import annotations
@@ -29,6 +31,19 @@ EPOCH_MS_MAX = int(TIME_MAX.timestamp()) * 1000
 TIME_RANGE_TEXT = "between 1970-01-01T00:00:00Z and 2200-01-01T00:00:00Z (exclusive)"
 
 MAX_BODY_BYTES = 6 * 1024 * 1024   # Lambda's own limit for a synchronous request
+MAX_ID_CHARS = 128                 # every id: tenant, user, session, device, message, memory
+MAX_TIME_CHARS = 64                # a time written as text
+MAX_MESSAGES = 100                 # per ingest request
+MAX_CONTENT_CHARS = 8000           # per message, as sent
+MAX_QUERY_CHARS = 2000             # a recall's question
+MAX_OBJECT_CHARS = 200             # a profile item's object, as a user corrects it
+MAX_TASKS_LISTED = 100             # one page of a user's tasks
+MAX_NAME_CHARS = 64                # a free-form JSON key, a device's kind
+MAX_IDEMPOTENCY_KEY_CHARS = 255
+MAX_API_KEY_CHARS = 512
+MAX_AGE = 150
+MAX_ROLLBACK_STEPS = 1000
+MAX_VERSION = 2**31
 MAX_FIELDS = 64                    # per request and per session, after merging
 MAX_JSON_BYTES = 16_384            # per request and per session, after merging
 MAX_JSON_DEPTH = 8

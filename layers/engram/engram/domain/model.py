@@ -175,6 +175,17 @@ def resolve_predicate(word: str) -> Predicate | None:
 
 
 @dataclass(frozen=True)
+class Message:
+    """One message as the client sent it, checked (``cleaning.read_message``) but not yet cleaned:
+    its content is what was said, whose hash is the message's identity."""
+
+    role: Role
+    content: str
+    client_ts: datetime
+    message_id: str | None = None
+
+
+@dataclass(frozen=True)
 class Turn:
     """One cleaned message as accepted by ingestion."""
 

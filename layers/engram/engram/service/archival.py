@@ -21,7 +21,7 @@ import json
 from datetime import UTC, date, datetime, timedelta
 
 from ..adapters import parquet
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain import crypto
 from ..domain.archive import (
     KINDS,

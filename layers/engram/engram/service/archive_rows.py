@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain import crypto
 from ..domain.archive import (
     day_bounds,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
 from ..domain.keys import erasure_audit_subject

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import format_timestamp
 from ..domain.model import Scope
 from .users import write_lease

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain import forgetting as rules
 from ..domain.model import Scope
 from ..domain.records import AuditEntry

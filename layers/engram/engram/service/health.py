@@ -5,7 +5,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from .. import __version__
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 
 
 def check_stores(deps: Dependencies) -> dict:

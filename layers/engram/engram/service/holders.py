@@ -19,49 +19,18 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import ClassVar
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.archive import shard_of
 from ..domain.consent import CHILD_EVENT_BLANKS, CHILD_TASK_BLANKS, CHILD_TASK_KEEPS, Permissions
 from ..domain.limits import finite_json
 from ..domain.model import Scope
 from ..domain.records import SessionRef
-from ..ports import UserDataHolder
 from .privacy import reveal_episode, reveal_item, reveal_items, reveal_turn
 from .profile import profile_item_view
 
 Sections = dict[str, Callable[[], Iterable | dict]]
 GRAPH_CONTENT = ("object",)   # what an audit entry about the graph says of the content
 KEY_ROWS = "user_keys"        # the wrapped data key's table: the archive's residue, not the rows'
-
-
-@dataclass(frozen=True)
-class DataHolders:
-    """The registry: every holder once, in the erasure state machine's branch order, and every
-    part of ``Dependencies`` answered for by one holder only."""
-
-    all: tuple[UserDataHolder, ...]
-
-    def __post_init__(self) -> None:
-        names, parts = [h.name for h in self.all], [p for h in self.all for p in h.holds]
-        twice = sorted({n for n in names if names.count(n) > 1}) + sorted({p for p in parts if parts.count(p) > 1})
-        if twice:
-            raise ValueError(f"registered twice: {', '.join(twice)}")
-
-    def __iter__(self) -> Iterator[UserDataHolder]:
-        return iter(self.all)
-
-    def __len__(self) -> int:
-        return len(self.all)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(h.name for h in self.all)
-
-    def get(self, name: object) -> UserDataHolder | None:
-        return next((h for h in self.all if h.name == name), None)
-
-    def plus(self, *holders: UserDataHolder) -> DataHolders:
-        return DataHolders(self.all + holders)
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,14 @@ kind of it."""
 
 from __future__ import annotations
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import parse_timestamp
 from ..domain.model import EventType, Scope
 from ..domain.records import AuditEntry, EpisodeDoc
 from ..domain.trust import smooth_feedback
 from ..errors import NotFound, ValidationFailed
+from .ingest.route import CONTEXT_CHARS
 from .privacy import reveal_episode, reveal_turn
-from .routing import CONTEXT_CHARS
 from .users import fenced
 
 

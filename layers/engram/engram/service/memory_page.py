@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain import page_links
 from ..domain.cleaning import format_timestamp
 from ..domain.model import Scope

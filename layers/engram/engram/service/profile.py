@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.decay import decay_confidence, needs_confirmation
+from ..domain.limits import MAX_OBJECT_CHARS
 from ..domain.model import PREDICATES, Predicate, Scope, TrustSource
 from ..domain.records import AuditEntry, Fact, ProfileEdge
 from ..domain.trust import clamp
@@ -49,8 +50,9 @@ def correct_profile_item(deps: Dependencies, scope: Scope, item_id: str, new_obj
     confidence = 1.0 if confidence is None else confidence
     if not 0.1 <= confidence <= 1.0:
         raise ValidationFailed("confidence must be a number between 0.1 and 1.0", field="confidence")
-    if new_object is not None and not 0 < len(new_object.strip()) <= 200:
-        raise ValidationFailed("object must be a non-empty string of at most 200 characters", field="object")
+    if new_object is not None and not 0 < len(new_object.strip()) <= MAX_OBJECT_CHARS:
+        raise ValidationFailed(f"object must be a non-empty string of at most {MAX_OBJECT_CHARS} characters",
+                               field="object")
     now = datetime.now(UTC)
     if new_object is not None and new_object.strip() != before["object"]:
         deps.graph.update_item(scope, item_id, {"valid_to": now, "closed_by": "human"})

@@ -19,7 +19,7 @@ import json
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.archive import event_row_key, parse_day, sha256_hex
 from ..domain.model import Scope
 

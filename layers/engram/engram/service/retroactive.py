@@ -20,7 +20,7 @@ read was withdrawn while it wrote.
 
 from __future__ import annotations
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.consent import Permissions
 from ..domain.model import Scope
 from ..domain.records import AuditEntry

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import parse_timestamp, validate_id
 from ..domain.consent import child_task_metadata
+from ..domain.limits import MAX_TASKS_LISTED
 from ..domain.model import Scope
 from ..domain.records import AuditEntry, TaskRecord
 from ..domain.tasks import TaskStatus
@@ -41,7 +42,7 @@ def task_view(row: TaskRecord) -> dict:
 def list_tasks(deps: Dependencies, scope: Scope, status: str, limit: int) -> dict:
     if status not in ("open", "all"):
         raise ValidationFailed("status must be 'open' or 'all'", field="status")
-    if not 1 <= limit <= 100:
-        raise ValidationFailed("limit must be between 1 and 100", field="limit")
+    if not 1 <= limit <= MAX_TASKS_LISTED:
+        raise ValidationFailed(f"limit must be between 1 and {MAX_TASKS_LISTED}", field="limit")
     rows = deps.tasks.latest(scope, open_only=status == "open", limit=limit)
     return {"tasks": [task_view(r) for r in rows]}

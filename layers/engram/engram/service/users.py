@@ -7,7 +7,7 @@ import contextvars
 import functools
 from collections.abc import Callable, Iterator
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import format_timestamp as _iso
 from ..domain.cleaning import validate_id
 from ..domain.consent import Permissions

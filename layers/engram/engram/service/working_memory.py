@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..bootstrap import Dependencies
+from ..dependencies import Dependencies
 from ..domain.cleaning import validate_id
 from ..domain.limits import finite_json
 from ..domain.model import Scope

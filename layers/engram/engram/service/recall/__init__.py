@@ -1,7 +1,10 @@
-"""The recall chain: one plan (``plan``), the layer readers (``layers``), two runners (``runners``)."""
+"""The recall chain: what crosses between steps (``request``), what each step reads and how it is
+run (``steps``, the reads themselves in ``layers``), one plan (``plan``), two runners (``runners``)."""
 
-from .plan import RECALL_PLAN, RecallPlan, RecallRequest, StepResult
-from .runners import BREAKER, recall, run_in_process, run_on_step_functions, run_step
+from .plan import RECALL_PLAN, RecallPlan
+from .request import RecallRequest, StepResult
+from .runners import recall, run_in_process, run_on_step_functions, run_step
+from .steps import BREAKER
 
 __all__ = ["BREAKER", "RECALL_PLAN", "RecallPlan", "RecallRequest", "StepResult", "recall", "run_in_process",
            "run_on_step_functions", "run_step"]

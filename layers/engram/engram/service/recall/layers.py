@@ -10,7 +10,7 @@ from concurrent import futures
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-from ...bootstrap import Dependencies
+from ...dependencies import Dependencies
 from ...domain.beliefs import bears_on_food
 from ...domain.blind_index import index_terms
 from ...domain.cleaning import format_timestamp as _iso

@@ -1,25 +1,22 @@
 """The recall chain, defined once: its steps, their order, deadlines, what runs in parallel,
-the guard. Either runner executes it (``runners``): in-process (the API's default) or one Lambda
-per step under the Express ``RecallStateMachine``; both give the same answer to the same request.
+the guard. Either runner executes it (``runners``, over ``service.chain``): in-process (the API's
+default) or one Lambda per step under the Express ``RecallStateMachine``; both give the same answer
+to the same request.
 
 session -> (tasks | profile | episodes) -> originals (when verbatim detail is asked) -> fuse + guard
 """
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from functools import cached_property
 
-from ...bootstrap import Dependencies
-from ...domain.cleaning import format_timestamp, parse_timestamp, validate_id
+from ...dependencies import Dependencies
+from ...domain import metrics
 from ...domain.fusion import (
     HYBRID,
-    MAX_K,
     NO_RECORD_BLOCK,
-    RecallItem,
     RecallRecipe,
     context_block,
     counted_records,
@@ -28,156 +25,63 @@ from ...domain.fusion import (
     unavailable_block,
 )
 from ...domain.lexical import TopicWords
-from ...domain.model import Scope
-from ...domain.query import QueryIntent, analyse, expand_with_session
-from ...domain.records import SessionRef
-from ...errors import ValidationFailed
-from . import layers
+from ...domain.query import analyse, expand_with_session
+from ..chain import Chain, Parallel, Step
+from .request import RecallContext, RecallRequest, StepResult
+from .steps import (
+    EPISODES,
+    ORIGINALS,
+    PROFILE,
+    SESSION,
+    TASKS,
+    Read,
+    asked_about,
+    deadlines,
+    degraded,
+    execute,
+    warm_up,
+)
 
 TIMING_KEYS = ("session", "tasks", "profile", "episodes", "archive", "fuse", "total")
 
 
 @dataclass(frozen=True)
-class RecallRequest:
-    """A validated recall: the HTTP body plus whose memory it asks. Its JSON form is the
-    ``RecallStateMachine`` input: the request body plus ``tenant`` and ``user_id``."""
+class Gathered:
+    """A recall between its steps: the question as the layers read it and the results so far. In
+    process it flows from step to step; each Lambda rebuilds it from the payload its state hands
+    over (statemachines/recall.asl.json)."""
 
-    scope: Scope
-    query: str
-    k: int = 10
-    now: datetime = dataclasses.field(default_factory=lambda: datetime.now(UTC))
-    ref: SessionRef | None = None
+    ctx: RecallContext
+    results: tuple[StepResult, ...] = ()
+    session: StepResult | None = None
+    started: float | None = None  # ``time.perf_counter()`` when the request began (in-process)
+    # The request's deadlines, set once when it began; None (a Lambda): each step reads its own.
+    deadlines_ms: dict[str, float] | None = None
 
-    @classmethod
-    def parse(cls, scope: Scope, query: object, k: object = 10, now: object = None, session_id: object = None,
-              device_id: object = None) -> RecallRequest:
-        if not isinstance(query, str) or not query.strip():
-            raise ValidationFailed("query must be a non-empty string", field="query")
-        if len(query) > 2000:
-            raise ValidationFailed("query must be at most 2000 characters", field="query")
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise ValidationFailed(f"k must be an integer between 1 and {MAX_K}", field="k")
-        when = parse_timestamp(now, "now") if now is not None else datetime.now(UTC)
-        ref = None
-        if session_id is not None or device_id is not None:
-            ref = SessionRef(scope, validate_id(device_id, "device_id"), validate_id(session_id, "session_id"))
-        return cls(scope, query.strip(), k, when, ref)
+    @property
+    def request(self) -> RecallRequest:
+        return self.ctx.request
 
-    @classmethod
-    def from_json(cls, event: dict) -> RecallRequest:
-        if not isinstance(event, dict):
-            raise ValidationFailed("the recall request must be an object", field="body")
-        scope = Scope(validate_id(event.get("tenant"), "tenant"), validate_id(event.get("user_id"), "user_id"))
-        return cls.parse(scope, event.get("query"), event.get("k", 10), event.get("now"), event.get("session_id"),
-                         event.get("device_id"))
+    def plus(self, *results: StepResult) -> Gathered:
+        return replace(self, results=self.results + results)
 
-    def to_json(self) -> dict:
-        out = {"tenant": self.scope.tenant, "user_id": self.scope.user_id, "query": self.query, "k": self.k,
-               "now": format_timestamp(self.now)}
-        if self.ref is not None:
-            out.update(session_id=self.ref.session_id, device_id=self.ref.device_id)
-        return out
+    def result(self, name: str) -> StepResult | None:
+        return next((r for r in self.results if r.step == name), None)
 
-
-@dataclass(frozen=True)
-class RecallContext:
-    """What every layer step reads from: the request and the question as the session expanded it."""
-
-    request: RecallRequest
-    intent: QueryIntent
-    recipe: RecallRecipe
-
-
-@dataclass(frozen=True)
-class StepResult:
-    """One step's answer as it crosses a Lambda boundary: items, or degraded and why."""
-
-    step: str
-    items: list[RecallItem]
-    ms: float = 0.0
-    degraded: bool = False
-    reason: str | None = None
-    fields: dict = dataclasses.field(default_factory=dict)
-    timings: dict = dataclasses.field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        return {"step": self.step, "items": [dataclasses.asdict(i) for i in self.items], "ms": self.ms,
-                "degraded": self.degraded, "reason": self.reason, "fields": self.fields, "timings": self.timings}
-
-    @classmethod
-    def from_json(cls, data: dict) -> StepResult:
-        return cls(step=data["step"], items=[RecallItem(**i) for i in data.get("items") or []],
-                   ms=float(data.get("ms") or 0.0), degraded=bool(data.get("degraded")), reason=data.get("reason"),
-                   fields=data.get("fields") or {}, timings=data.get("timings") or {})
-
-    @classmethod
-    def failed(cls, step: str, reason: str, ms: float = 0.0) -> StepResult:
-        return cls(step=step, items=[], ms=ms, degraded=True, reason=reason)
-
-
-@dataclass(frozen=True)
-class Step:
-    name: str      # the name in ``degraded``, ``timings_ms`` and the deadline settings
-    layer: str     # the layer its items belong to (fusion weights)
-    read: Callable[[Dependencies, RecallContext, dict], StepResult]
-    # The stores it reads (``deps.probes`` names): connected once per process before its first
-    # deadline starts, as a Lambda's init would, so a cold start is not a missed deadline.
-    stores: tuple[str, ...] = ()
-    embeds: bool = False
-
-
-def _session(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    if ctx.request.ref is None:
-        return StepResult("session", [])
-    fields, items = layers.read_session(deps, ctx.request.ref, ctx.intent)
-    return StepResult("session", items, fields=fields)
-
-
-def _tasks(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    return StepResult("tasks", layers.read_tasks(deps, ctx.request.scope, ctx.intent))
-
-
-def _profile(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    return StepResult("profile", layers.read_profile(deps, ctx.request.scope, ctx.intent, ctx.request.now))
-
-
-def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    timings: dict = {}
-    signals: dict = {}
-    items = layers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
-    if ctx.intent.memory_dependent and "topic_words" in signals:  # only the guard needs it
-        started = time.perf_counter()
-        heard = layers.heard_events(deps, _asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
-                                    signals["topic_words"])
-        if heard is not None:
-            signals["heard"] = heard
-            timings["hear"] = (time.perf_counter() - started) * 1000
-    return StepResult("episodes", items, fields=signals,
-                      timings={f"episodes_{k}": round(v, 2) for k, v in timings.items()})
-
-
-def _asked_about(intent: QueryIntent, signals: dict) -> QueryIntent:
-    """The question with the user's own names (``signals["own_names"]``, the episodes step's) no
-    longer among the people a record must mention."""
-    own = set(signals.get("own_names") or ())
-    return replace(intent, names=tuple(n for n in intent.names if n not in own)) if own else intent
-
-
-def _originals(deps: Dependencies, ctx: RecallContext, inputs: dict) -> StepResult:
-    hits = inputs.get("episodes", [])[:ctx.request.k]
-    return StepResult("archive", layers.read_originals(deps, ctx.request.scope, hits))
+    def deadline(self, deps: Dependencies, name: str) -> float:
+        return (self.deadlines_ms if self.deadlines_ms is not None else deadlines(deps, None))[name]
 
 
 @dataclass(frozen=True)
 class RecallPlan:
     """A named, frozen plan (copy with ``dataclasses.replace``; never mutate a shared one)."""
 
-    first: Step
-    parallel: tuple[Step, ...]
-    verbatim: Step
+    first: Read
+    parallel: tuple[Read, ...]
+    verbatim: Read
     recipe: RecallRecipe = HYBRID
 
-    def steps(self) -> tuple[Step, ...]:
+    def steps(self) -> tuple[Read, ...]:
         return (self.first, *self.parallel, self.verbatim)
 
     def answering(self) -> tuple[str, ...]:
@@ -185,7 +89,7 @@ class RecallPlan:
         behind episodes already found, so their loss never makes an absence unchecked."""
         return (self.first.name, *(s.name for s in self.parallel))
 
-    def step(self, name: str) -> Step:
+    def step(self, name: str) -> Read:
         return next(s for s in self.steps() if s.name == name)
 
     def context(self, request: RecallRequest, session_fields: dict) -> RecallContext:
@@ -199,6 +103,22 @@ class RecallPlan:
                              names=intent.names)
         return RecallContext(request, intent, self.recipe)
 
+    def start(self, request: RecallRequest, deadlines_ms: dict[str, float] | None = None,
+              started: float | None = None) -> Gathered:
+        return Gathered(self.context(request, {}), started=started, deadlines_ms=deadlines_ms)
+
+    def after_session(self, gathered: Gathered, session: StepResult) -> Gathered:
+        """What the session step's result changes: the question as its fields expand it, and (when
+        a session was named, so that it could answer) one more result to fuse."""
+        counted = (session,) if gathered.request.ref is not None else ()
+        return replace(gathered, ctx=self.context(gathered.request, session.fields), session=session,
+                       results=gathered.results + counted)
+
+    @cached_property
+    def chain(self) -> Chain:
+        """This plan as ``service.chain``'s runners run it."""
+        return _chain(self)
+
     def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None) -> dict:
         """Fuse what came back, apply the guard, write the context block: the response. ``started``
         (``time.perf_counter()`` when the request began) gives the total; without it (one Lambda per
@@ -208,7 +128,7 @@ class RecallPlan:
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
         items = fuse(layers_, self.recipe, ctx.request.k)
         signals = by_step["episodes"].fields if "episodes" in by_step else {}
-        intent = _asked_about(ctx.intent, signals)
+        intent = asked_about(ctx.intent, signals)
         unsaid = "topic_words" in signals and TopicWords.from_fields(signals["topic_words"]).all_unsaid
         heard = set(signals["heard"]) if "heard" in signals else None
         found = bool(items) and (not intent.memory_dependent or has_record(
@@ -240,11 +160,73 @@ class RecallPlan:
                 "memory_unavailable": unavailable, "timings_ms": timings}
 
 
-RECALL_PLAN = RecallPlan(
-    first=Step("session", "session", _session, stores=("redis",)),
-    parallel=(Step("tasks", "task", _tasks, stores=("postgres",)),
-              Step("profile", "profile", _profile, stores=("neo4j", "postgres")),
-              Step("episodes", "episode", _episodes, stores=("opensearch", "redis"), embeds=True)),
-    verbatim=Step("archive", "archive", _originals, stores=("postgres", "s3")),
-)
+def _chain(plan: RecallPlan) -> Chain:
+    """The plan's steps around ``execute``. A Lambda's payload is its state's (the request apart,
+    then ``session``, ``layers``, ``episodes``, ``originals`` as the state machine gathers them)."""
 
+    def resumed(event: dict, *results: StepResult) -> Gathered:
+        request = RecallRequest.from_json(event.get("request"))
+        return plan.after_session(plan.start(request), StepResult.from_json(event["session"])).plus(*results)
+
+    def timed(read: Read, g: Gathered, asked: bool = True) -> float | None:
+        return g.deadlines_ms[read.name] if asked and g.deadlines_ms is not None else None
+
+    def session(deps: Dependencies, g: Gathered) -> Gathered:
+        if g.request.ref is None:  # no session named: nothing to read, nothing to count
+            return g
+        return plan.after_session(g, execute(deps, plan.first, g.ctx, {}, g.deadline(deps, plan.first.name)))
+
+    def session_json(g: Gathered) -> dict:
+        out = (g.session or StepResult(plan.first.name, [])).to_json()
+        # Read by the Choice state after the layers, from the question as asked.
+        out["wants_verbatim"] = plan.context(g.request, {}).intent.wants_verbatim
+        return out
+
+    def layer(read: Read) -> Step:
+        return Step(read.name, lambda deps, g: execute(deps, read, g.ctx, {}, g.deadline(deps, read.name)),
+                    decode=resumed, encode=StepResult.to_json, deadline_ms=lambda g: timed(read, g),
+                    late=lambda _g, ms: degraded(read, "deadline", ms), prepare=lambda deps: warm_up(deps, (read,)))
+
+    verbatim = plan.verbatim
+
+    def originals(deps: Dependencies, g: Gathered) -> Gathered:
+        if not g.ctx.intent.wants_verbatim:
+            # As a Lambda, reached only when the session step failed (its result then cannot say):
+            # in-process this question reads no originals, so neither does this runner.
+            return g
+        episodes = g.result("episodes")
+        inputs = {"episodes": episodes.items if episodes else []}
+        return g.plus(execute(deps, verbatim, g.ctx, inputs, g.deadline(deps, verbatim.name)))
+
+    def fused(event: dict) -> Gathered:
+        g = resumed(event, *(StepResult.from_json(r) for r in event.get("layers") or []))
+        return g.plus(StepResult.from_json(event["originals"])) if event.get("originals") else g
+
+    return Chain("recall", (
+        Step(plan.first.name, session, decode=lambda event: plan.start(RecallRequest.from_json(event)),
+             encode=session_json, deadline_ms=lambda g: timed(plan.first, g, g.request.ref is not None),
+             late=lambda g, ms: plan.after_session(g, degraded(plan.first, "deadline", ms)),
+             prepare=lambda deps: warm_up(deps, (plan.first,))),
+        Parallel("layers", tuple(layer(read) for read in plan.parallel), join=lambda g, results: g.plus(*results)),
+        Step(verbatim.name, originals, decode=lambda event: resumed(event, StepResult.from_json(event["episodes"])),
+             encode=lambda g: (g.result(verbatim.name) or StepResult(verbatim.name, [])).to_json(),
+             deadline_ms=lambda g: timed(verbatim, g, g.ctx.intent.wants_verbatim),
+             late=lambda g, ms: g.plus(degraded(verbatim, "deadline", ms)),
+             prepare=lambda deps: warm_up(deps, (verbatim,))),
+        Step("fuse", lambda deps, g: _answer(deps, plan, g), decode=fused, encode=lambda answer: answer),
+    ))
+
+
+def _answer(deps: Dependencies, plan: RecallPlan, g: Gathered) -> dict:
+    """The answer, and its datapoints recorded where it is made: in the process that fused it,
+    whichever runner ran the steps, so each answer is counted once."""
+    results = list(g.results)
+    answer = plan.finish(g.ctx, results, g.started)
+    session = g.result(plan.first.name)
+    hit = None if g.request.ref is None else bool(session and session.items)
+    deps.metrics.record(metrics.answered({r.step: r.ms for r in results}, bool(answer["degraded"]),
+                                         answer["no_record"], hit, answer["timings_ms"]["total"]))
+    return answer
+
+
+RECALL_PLAN = RecallPlan(first=SESSION, parallel=(TASKS, PROFILE, EPISODES), verbatim=ORIGINALS)

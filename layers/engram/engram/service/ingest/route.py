@@ -1,4 +1,4 @@
-"""Step 4 of ingestion: route what was learned to the store that owns it.
+"""The last step of ingestion: route what was learned to the store that owns it.
 
 Order is the safety argument: the turn log (durable) first, so an accepted turn survives any
 later failure; every later write is idempotent, so the client's retry finishes the job.
@@ -12,19 +12,19 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from ..bootstrap import Dependencies
-from ..domain import crypto
-from ..domain.cleaning import format_timestamp as _iso
-from ..domain.keys import digest_parts
-from ..domain.lexical import repeats_wording
-from ..domain.model import EventType, Role, Scope
-from ..domain.records import AuditEntry, Fact, SessionRef, UserState
-from ..domain.tasks import TaskStatus
-from ..domain.trust import reinforce
-from ..errors import Conflict
-from .ingestion import ExtractedBatch, ExtractedTurn
-from .privacy import protect_fact, reveal_episode, seal_episode, seal_turns
-from .users import write_lease
+from ...dependencies import Dependencies
+from ...domain import crypto
+from ...domain.cleaning import format_timestamp as _iso
+from ...domain.keys import digest_parts
+from ...domain.lexical import repeats_wording
+from ...domain.model import EventType, Role, Scope
+from ...domain.records import AuditEntry, Fact, SessionRef, UserState
+from ...domain.tasks import TaskStatus
+from ...domain.trust import reinforce
+from ...errors import Conflict
+from ..privacy import protect_fact, reveal_episode, seal_episode, seal_turns
+from ..users import write_lease
+from .steps import ExtractedBatch, ExtractedTurn
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
 MERGE_SCORE = 0.975
