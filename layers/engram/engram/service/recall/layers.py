@@ -286,7 +286,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
                if dominant_script([topic]) != script else 1.0)
     relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
-    lateness = _lateness(docs) if intent.current else {}
+    # "now" in a question that names its own time ("what was he doing in August?") is that time's.
+    lateness = _lateness(docs) if intent.current and not intent.window else {}
     items = []
     for event_id, doc in docs.items():
         score = scores.get(event_id, 0.0)
