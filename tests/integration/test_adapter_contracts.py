@@ -15,7 +15,6 @@ from engram.adapters.key_store import KmsKeyWrapper, PgWrappedKeys
 from engram.adapters.workflows import EventBridgeAlerts
 from engram.bootstrap import build
 from engram.config import Settings
-from local.stackctl.common import RUN_DIR
 from tests.contract.alerts import AlertPublisherContract
 from tests.contract.archive_eraser import ArchiveEraserContract
 from tests.contract.archive_source import ArchiveSourceContract
@@ -43,12 +42,8 @@ pytestmark = pytest.mark.stack
 
 
 @pytest.fixture(scope="module")
-def deps():
-    path = RUN_DIR / "stack.json"
-    if not path.exists():
-        pytest.fail(f"{path} missing: start the stack with `local/stack up` first")
-    settings = Settings(archive_bucket=json.loads(path.read_text())["archive_bucket"])
-    return build(settings)
+def deps(stack_state):
+    return build(Settings(archive_bucket=stack_state["archive_bucket"]))
 
 
 class TestRedisSessionStore(SessionStoreContract):

@@ -5,7 +5,6 @@ any of them is recognised as already heard."""
 
 from __future__ import annotations
 
-import json
 import threading
 import uuid
 
@@ -15,17 +14,13 @@ from engram.bootstrap import build
 from engram.config import Settings
 from engram.domain.model import Predicate, Scope, TrustSource
 from engram.domain.records import Fact
-from local.stackctl.common import RUN_DIR
 
 pytestmark = pytest.mark.stack
 
 
 @pytest.fixture(scope="module")
-def graph():
-    path = RUN_DIR / "stack.json"
-    if not path.exists():
-        pytest.fail(f"{path} missing: start the stack with `local/stack up` first")
-    return build(Settings(archive_bucket=json.loads(path.read_text())["archive_bucket"])).graph
+def graph(stack_state):
+    return build(Settings(archive_bucket=stack_state["archive_bucket"])).graph
 
 
 @pytest.fixture

@@ -41,17 +41,24 @@ class _Holder:
     waives: ClassVar[Mapping[str, str]] = MappingProxyType({})
 
 
-class SessionHolder(_Holder):
+class _OneStoreHolder(_Holder):
+    """A holder of one part whose port deletes and counts a user's data itself."""
+
+    def _store(self):
+        return getattr(self.deps, self.holds[0])
+
+    def delete(self, scope: Scope) -> dict:
+        return {"deleted": self._store().delete_user(scope)}
+
+    def residue(self, scope: Scope) -> int:
+        return self._store().count_user(scope)
+
+
+class SessionHolder(_OneStoreHolder):
     """Redis: working memory, per device and session."""
 
     name: ClassVar[str] = "redis"
     holds: ClassVar[tuple[str, ...]] = ("sessions",)
-
-    def delete(self, scope: Scope) -> dict:
-        return {"deleted": self.deps.sessions.delete_user(scope)}
-
-    def residue(self, scope: Scope) -> int:
-        return self.deps.sessions.count_user(scope)
 
     def redact(self, scope: Scope, permissions: Permissions) -> dict[str, int]:
         return {"session_turns": self.deps.sessions.redact_turns(scope)} if permissions.child_mode else {}
@@ -66,17 +73,14 @@ class SessionHolder(_Holder):
                 "fields": finite_json(ctx.fields), "version": ctx.version, "ttl_s": ctx.ttl_s}
 
 
-class EpisodeHolder(_Holder):
+class EpisodeHolder(_OneStoreHolder):
     """OpenSearch: episodic events of every tier, vectors included."""
 
     name: ClassVar[str] = "opensearch"
     holds: ClassVar[tuple[str, ...]] = ("episodes",)
 
-    def delete(self, scope: Scope) -> dict:
-        return {"deleted": self.deps.episodes.delete_user(scope)}
-
     def residue(self, scope: Scope) -> int:
-        return self.deps.episodes.count(scope, tier="all")
+        return self.deps.episodes.count(scope, tier="all")  # every tier: a cold event is data too
 
     def redact(self, scope: Scope, permissions: Permissions) -> dict[str, int]:
         if not permissions.child_mode:
@@ -144,17 +148,11 @@ def _named(entry: dict, names: dict[str, str]) -> dict:
     return entry
 
 
-class GraphHolder(_Holder):
+class GraphHolder(_OneStoreHolder):
     """Neo4j: the profile, the user's subgraph (nodes shared with others stay)."""
 
     name: ClassVar[str] = "neo4j"
     holds: ClassVar[tuple[str, ...]] = ("graph",)
-
-    def delete(self, scope: Scope) -> dict:
-        return {"deleted": self.deps.graph.delete_user(scope)}
-
-    def residue(self, scope: Scope) -> int:
-        return self.deps.graph.count_user(scope)
 
     def redact(self, scope: Scope, permissions: Permissions) -> dict[str, int]:
         # A profile is what long-term consent is for: without it none is kept.
