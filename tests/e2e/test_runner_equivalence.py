@@ -18,7 +18,7 @@ import httpx
 import pytest
 from botocore.config import Config
 
-from engram.service.recall.steps import BREAKER_OPEN_S
+from engram.runtime import BREAKER_OPEN_S
 
 pytestmark = pytest.mark.stack
 

@@ -13,6 +13,7 @@ from dataclasses import fields
 from engram.bootstrap import user_data_holders
 from engram.config import Settings
 from engram.dependencies import Dependencies
+from engram.runtime import Runtime
 from engram.service.archive_rows import archive_owner_ids
 
 from .archive import InMemoryArchiveEraser, InMemoryArchiveSource, InMemoryArchiveStore
@@ -79,6 +80,8 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "archive_eraser": lambda: InMemoryArchiveEraser(parts["archive"],
                                                         lambda scope: archive_owner_ids(parts["keys"], scope)),
         "probes": lambda: dict.fromkeys(PROBED, _no_op),
+        # Fresh per call: no test inherits another's open breaker, latencies or queued recalls.
+        "runtime": Runtime,
     }
     parts |= {name: overrides[name] if name in overrides else make() for name, make in derived.items()}
     given = {name: overrides[name] for name in ("llm", "clients") if name in overrides}

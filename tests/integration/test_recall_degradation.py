@@ -5,7 +5,7 @@ from contextlib import contextmanager
 import pytest
 
 from engram.domain.model import Scope
-from engram.service.recall import BREAKER, RecallRequest, run_in_process
+from engram.service.recall import RecallRequest, run_in_process
 from local.stackctl.services.opensearch import OpenSearch
 from local.stackctl.services.redis import Redis
 from tests.unit.support import failing
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.stack
 
 
 @pytest.fixture
-def mia(app_client, tenant_key):
+def mia(deps, app_client, tenant_key):
     _, headers = tenant_key
     app_client.put("/v1/users/mia/consent", headers=headers, json={"long_term": True})
     r = app_client.post("/v1/users/mia/messages", headers=headers, json={
@@ -25,7 +25,7 @@ def mia(app_client, tenant_key):
     app_client.put("/v1/users/mia/sessions/s1/context?device_id=phone", headers=headers,
                    json={"fields": {"current_item": "shrimp pasta"}})
     yield headers
-    BREAKER.reset()
+    deps.runtime.breaker.reset()
 
 
 def ask(client, headers):
@@ -37,26 +37,26 @@ def ask(client, headers):
 
 
 @contextmanager
-def stopped(service):
+def stopped(deps, service):
     service.stop()
     try:
         yield
     finally:
         service.start()
-        BREAKER.reset()
+        deps.runtime.breaker.reset()
 
 
-def test_redis_down_degrades_session_only(app_client, mia):
+def test_redis_down_degrades_session_only(deps, app_client, mia):
     redis = Redis()
-    with stopped(redis):
+    with stopped(deps, redis):
         answer = ask(app_client, mia)
         assert "session" in answer["degraded"] and "episodes" not in answer["degraded"]
         assert any("shellfish" in i["text"] for i in answer["items"])
     assert "session" not in ask(app_client, mia)["degraded"]
 
 
-def test_opensearch_down_degrades_episodes_only(app_client, mia):
-    with stopped(OpenSearch()):
+def test_opensearch_down_degrades_episodes_only(deps, app_client, mia):
+    with stopped(deps, OpenSearch()):
         answer = ask(app_client, mia)
         assert "episodes" in answer["degraded"] and "profile" not in answer["degraded"]
         assert any(i["layer"] == "profile" and "shellfish" in i["text"] for i in answer["items"])
@@ -86,11 +86,11 @@ def test_a_failing_episodes_step_is_never_no_record(deps, app_client, tenant_key
         working = run_in_process(deps, request)
         assert working["no_record"] is False and working["memory_unavailable"] == []
         for half in ("lexical", "nearest"):  # either search of the step failing
-            BREAKER.reset()
+            deps.runtime.breaker.reset()
             answer = run_in_process(deps.with_(episodes=failing(deps.episodes, half)), request)
             assert answer["memory_dependent"] is True and answer["no_record"] is False
             assert answer["degraded"] == ["episodes"] and answer["memory_unavailable"] == ["episodes"]
             assert "Memory partly unavailable (episodes)" in answer["context_block"]
             assert "No record found" not in answer["context_block"]
     finally:
-        BREAKER.reset()  # the failure opened this process's breaker for the episodes step
+        deps.runtime.breaker.reset()  # the failure opened this process's breaker for the episodes step

@@ -1,5 +1,6 @@
 """Fixtures of the service-layer unit tests: every store is an in-memory fake (tests/fakes), so
-nothing here needs a server, and each test starts from empty stores."""
+nothing here needs a server, and each test starts from empty stores and a fresh runtime (its own
+closed breaker, no measured latencies): ``fake_deps`` builds one per call."""
 
 from __future__ import annotations
 
@@ -7,20 +8,8 @@ import pytest
 
 from engram.config import Settings
 from engram.domain.model import Scope
-from engram.service.recall import BREAKER
-from engram.service.recall.steps import LATENCY
 from engram.service.users import set_consent
 from tests.fakes import fake_deps
-
-
-@pytest.fixture(autouse=True)
-def _closed_breaker():
-    """The recall breaker and latency record are process-wide: no test inherits another's."""
-    BREAKER.reset()
-    LATENCY.reset()
-    yield
-    BREAKER.reset()
-    LATENCY.reset()
 
 
 @pytest.fixture

@@ -164,9 +164,9 @@ class TestInMemoryWriteFence(WriteFenceContract):
 # Guarded by their own lock or condition (the fence's leases, the registry's erasure fence), or
 # holding no shared state of their own (the erasure jobs read the other fakes, the recorders
 # append, the embedder, the link secret and the key store are pure, constant or wrap fakes that
-# are serialized).
+# are serialized). The runtime is no fake: the real one, which makes its pools and gates under a lock.
 _SELF_GUARDED = {"users", "fence", "erasure_jobs", "embedder", "workflows", "alerts", "metrics", "keys", "probes",
-                 "link_secret"}
+                 "link_secret", "runtime"}
 
 
 def test_every_stateful_fake_applies_a_call_whole(deps):

@@ -8,8 +8,9 @@ ties the two modules together), but not under ``if TYPE_CHECKING:`` (it never ru
    handed a ``Dependencies`` (``engram.dependencies``) and never asks where it came from.
 2. No circle: no product module reaches itself through its imports, whatever the path.
 3. The domain is pure: it imports nothing of ``engram`` but the domain and ``errors``.
-4. Ports and ``Dependencies`` name the domain's types only; adapters import no use case, and no
-   use case or adapter imports the HTTP layer.
+4. Ports and ``Dependencies`` name the domain's types only (and the ``Runtime`` a process holds,
+   which imports nothing of ``engram`` but the base); adapters import no use case, and no use
+   case or adapter imports the HTTP layer.
 """
 
 from __future__ import annotations
@@ -158,9 +159,11 @@ SERVICE_USES = ("engram.adapters.parquet",)
 
 @pytest.mark.parametrize(("layer", "may_import"), [
     ("engram.ports", BASE),
-    ("engram.dependencies", (*BASE, "engram.ports")),
+    ("engram.runtime", BASE),
+    ("engram.dependencies", (*BASE, "engram.ports", "engram.runtime")),
     ("engram.adapters", (*BASE, "engram.ports", "engram.adapters")),
-    ("engram.service", (*BASE, "engram.ports", "engram.dependencies", "engram.service", *SERVICE_USES)),
+    ("engram.service", (*BASE, "engram.ports", "engram.dependencies", "engram.runtime", "engram.service",
+                        *SERVICE_USES)),
 ])
 def test_each_layer_imports_only_what_is_below_it(layer, may_import):
     # ``engram`` itself is its version string, which anything may read.

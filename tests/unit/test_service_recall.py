@@ -11,9 +11,9 @@ import pytest
 
 from engram.domain.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
-from engram.service.recall import BREAKER, RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
-from engram.service.recall.runners import FairAdmission
-from engram.service.recall.steps import LATENCY, StepLatency, warm_up
+from engram.runtime import FairAdmission, StepLatency
+from engram.service.recall import RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step
+from engram.service.recall.steps import warm_up
 from tests.unit.support import Wrapped, failing, say, slow
 from tests.unit.support import recall_through_lambdas as _through_lambdas
 
@@ -79,14 +79,14 @@ def test_a_store_error_degrades_the_step_and_opens_the_breaker(deps, memory):
     down = deps.with_(graph=broken)
     first = ask(down, memory, "What am I allergic to?")
     assert first["degraded"] == ["profile"] and "episode" in layers(first)
-    assert BREAKER.is_open("profile") and broken.calls == 1
+    assert deps.runtime.breaker.is_open("profile") and broken.calls == 1
     second = ask(down, memory, "What am I allergic to?")
     assert second["degraded"] == ["profile"] and broken.calls == 1  # skipped, the store was not asked
 
 
 def test_an_open_breaker_closes_after_reset_and_the_step_answers_again(deps, memory):
     ask(deps.with_(graph=failing(deps.graph, "items")), memory, "What am I allergic to?")
-    BREAKER.reset()
+    deps.runtime.breaker.reset()
     assert ask(deps, memory, "What am I allergic to?")["degraded"] == []
 
 
@@ -100,12 +100,12 @@ def _slow_requests(deps, scope, n):
 def test_missed_deadlines_never_open_the_breaker(deps, memory):
     # Under load "slower" must not become "empty" for everyone else: only store errors open it.
     _slow_requests(deps, memory, 5)
-    assert not BREAKER.is_open("profile")
+    assert not deps.runtime.breaker.is_open("profile")
     assert ask(deps, memory, "What am I allergic to?")["degraded"] == []
 
 
 def test_a_cold_step_gets_the_cold_allowance_and_a_warm_one_its_configured_deadline(deps, memory):
-    LATENCY.reset()
+    deps.runtime.latency.reset()
     slowed = deps.with_(graph=slow(deps.graph, "items", 0.1))
     first = ask(slowed, memory, "What am I allergic to?")  # configured profile deadline: 150 ms
     assert first["degraded"] == [] and "profile" in layers(first)
@@ -132,7 +132,7 @@ def test_an_answer_in_time_resets_the_count_of_misses(deps, memory):
     _slow_requests(deps, memory, 2)
     ask(deps, memory, "What am I allergic to?")
     _slow_requests(deps, memory, 1)
-    assert not BREAKER.is_open("profile")
+    assert not deps.runtime.breaker.is_open("profile")
 
 
 # -- session, guard, fusion --------------------------------------------------------------------

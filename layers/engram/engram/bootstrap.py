@@ -1,9 +1,10 @@
-"""The composition root: every store, client, cache and gateway, built once per process.
+"""The composition root: every store, client, cache, gateway and the runtime, built once per process.
 
 ``bootstrap()`` is what Lambda handlers, the FastAPI app, jobs and benchmarks call; it builds the
 real adapters over one ``Clients`` (so one pool per server and exactly one key cache per process)
-and caches the result for the life of the process (a warm Lambda reuses it). Nothing else
-constructs a store. Unit tests call ``build(...)`` with in-memory fakes instead.
+and one ``Runtime`` (thread pools, breaker, latencies, admission), and caches the result for the
+life of the process (a warm Lambda reuses it). Nothing else constructs a store. Unit tests call
+``build(...)`` with in-memory fakes instead.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     from .adapters.user_registry import UserRegistry
     from .adapters.workflows import EventBridgeAlerts, StepFunctionsGateway
     from .adapters.write_fence import PgWriteFence
+    from .runtime import Runtime
     from .service.archive_rows import archive_owner_ids
 
     settings = settings or get_settings()
@@ -86,6 +88,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
         "metrics": metrics_sink,
         "llm": lambda: configured_extractor(settings),
         "probes": clients.probes,
+        "runtime": Runtime,
     }
     unknown = set(overrides) - {f.name for f in fields(Dependencies)}
     if unknown:

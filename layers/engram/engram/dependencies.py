@@ -1,4 +1,5 @@
-"""What every use case is given: the ports, the settings and the registry of what holds a user's data.
+"""What every use case is given: the ports, the settings, the process's runtime state and the registry
+of what holds a user's data.
 
 It sits beside ``ports`` (and below the service layer) so that a use case names its parts without
 importing the composition root that builds them: ``bootstrap`` builds the real ones, the unit tests'
@@ -13,6 +14,7 @@ from functools import cached_property
 
 from . import ports
 from .config import Settings
+from .runtime import Runtime
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,9 @@ class Dependencies:
     workflows: ports.WorkflowGateway
     alerts: ports.AlertPublisher
     metrics: ports.MetricsSink
+    # The process's own state (pools, breaker, latencies, admission, key cache): one per process
+    # from the composition root, a fresh one per ``fake_deps``; ``with_`` copies share it.
+    runtime: Runtime
     llm: ports.LlmExtractor | None = None
     probes: ports.Probes = field(default_factory=dict)
     # The real clients behind the adapters (None with fakes): migrations and health use them.

@@ -29,7 +29,6 @@ def id_query(default: object = ..., description: str | None = None) -> object:
     return Query(default, min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN.pattern, description=description)
 
 
-_KEY_CACHE: dict[str, tuple[str, float]] = {}
 _KEY_TTL_S = 60.0
 IDEMPOTENCY_KEY_PATTERN = rf"^[!-~]{{1,{MAX_IDEMPOTENCY_KEY_CHARS}}}$"
 IDEMPOTENCY_KEY_TEXT = f"1-{MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters, no spaces"
@@ -51,11 +50,12 @@ def tenant(authorization: str | None = Header(default=None), deps: Dependencies 
     if not _API_KEY.match(key):
         raise Unauthorized(f"malformed API key: 1-{MAX_API_KEY_CHARS} printable ASCII characters",
                            field="Authorization")
-    cached = _KEY_CACHE.get(key)
+    known = deps.runtime.tenant_keys  # the process's, whichever app or copy of deps asks
+    cached = known.get(key)
     if cached and cached[1] > time.monotonic():
         return cached[0]
     tenant_id = tenant_for_key(deps, key)
-    _KEY_CACHE[key] = (tenant_id, time.monotonic() + _KEY_TTL_S)
+    known[key] = (tenant_id, time.monotonic() + _KEY_TTL_S)
     return tenant_id
 
 

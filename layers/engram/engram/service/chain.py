@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Protocol
 
 from ..dependencies import Dependencies
@@ -94,17 +92,12 @@ def run_in_process(deps: Dependencies, chain: Chain, value: Any) -> Any:
     return value
 
 
-@cache
-def _pool(chain: str) -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=8, thread_name_prefix=chain)
-
-
 def _settled(deps: Dependencies, chain: Chain, steps: tuple[Step, ...], value: Any) -> list:
     deadlines = [step.deadline_ms(value) for step in steps]
     if len(steps) == 1 and deadlines[0] is None:
         return [steps[0].run(deps, value)]
     started = time.perf_counter()
-    futures = [_pool(chain.name).submit(step.run, deps, value) for step in steps]
+    futures = [deps.runtime.pool(chain.name, 8).submit(step.run, deps, value) for step in steps]
     out = []
     for step, deadline_ms, future in zip(steps, deadlines, futures, strict=True):
         if deadline_ms is None:

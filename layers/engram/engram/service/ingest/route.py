@@ -6,9 +6,7 @@ later failure; every later write is idempotent, so the client's retry finishes t
 
 from __future__ import annotations
 
-import contextvars
 from concurrent import futures
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -122,13 +120,7 @@ def route(batch: ExtractedBatch, deps: Dependencies) -> dict:
 
 # The writes of a batch run here while the request's thread embeds: those that need no vector,
 # and each group of episodes as soon as it is embedded.
-_WRITES = ThreadPoolExecutor(max_workers=16, thread_name_prefix="ingest-writes")
-
-
-def _beside(fn, *args):
-    """``fn(*args)`` on the write pool, in a copy of this thread's context (one copy per task: a
-    context cannot be entered by two threads at once)."""
-    return _WRITES.submit(contextvars.copy_context().run, fn, *args)
+_WRITES = ("ingest-writes", 16)  # the process's pool for them (``deps.runtime``): its name and size
 
 
 def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
@@ -151,7 +143,7 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     # group, each group written beside; repeats folded; the cap) and working memory, tasks and the
     # graph beside it. Both are done before the lease ends (the finally below waits for the
     # other side whatever happens).
-    beside = _beside(_write_beside, batch, deps, state, ref, items)
+    beside = deps.runtime.submit(_WRITES, _write_beside, batch, deps, state, ref, items)
     try:
         extracted, audit = _write_episodes(batch, deps, child, context, answered, after_assistant, items, new_ids)
     finally:
@@ -205,9 +197,9 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict], embed: 
                 texts = [_embedded_text(d, d["event_id"] in alone) for d in group]
                 for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
                     doc["vector"] = vector
-                checked.append((group, _beside(deps.episodes.nearest_of_type, scope,
-                                               [(d["vector"], d["type"]) for d in group], 1)))
-            pending.append(_beside(_put_group, deps, scope, group))
+                checked.append((group, deps.runtime.submit(_WRITES, deps.episodes.nearest_of_type, scope,
+                                                           [(d["vector"], d["type"]) for d in group], 1)))
+            pending.append(deps.runtime.submit(_WRITES, _put_group, deps, scope, group))
     finally:  # nothing of this request is left running when it answers, whatever happened
         futures.wait(pending + [found for _, found in checked])
     for written in pending:

@@ -4,7 +4,6 @@ run (``steps``, the reads themselves in ``layers``), one plan (``plan``), two ru
 from .plan import RECALL_PLAN, RecallPlan
 from .request import RecallRequest, StepResult
 from .runners import recall, run_in_process, run_on_step_functions, run_step
-from .steps import BREAKER
 
-__all__ = ["BREAKER", "RECALL_PLAN", "RecallPlan", "RecallRequest", "StepResult", "recall", "run_in_process",
+__all__ = ["RECALL_PLAN", "RecallPlan", "RecallRequest", "StepResult", "recall", "run_in_process",
            "run_on_step_functions", "run_step"]

@@ -3,11 +3,9 @@ out. ``plan.RECALL_PLAN`` names them, orders them and gives them deadlines; a ru
 
 from __future__ import annotations
 
-import contextvars
 import dataclasses
 import time
 from concurrent import futures
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from ...dependencies import Dependencies
@@ -55,7 +53,7 @@ from ..privacy import reveal_episode, reveal_items, reveal_turn
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
 COLD_TIER_FACTOR = 0.9
 # The lexical candidates, the user's term counts and fresh list are read beside the query's embedding.
-_BESIDE = ThreadPoolExecutor(max_workers=12, thread_name_prefix="recall-beside")
+_BESIDE = ("recall-beside", 12)  # the process's pool for them (``deps.runtime``): its name and size
 # How long the episodes step waits for the names the user gave (the graph, read beside the
 # lexical search): a question naming nobody never waits, and a slow graph costs a name check,
 # never the step.
@@ -184,7 +182,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     if intent.overview:
         # "What do you remember about me?" shares no words with what the user said: every event
         # is about it. Another person's name ("...about Sam?") is searched for as usual.
-        given = _BESIDE.submit(contextvars.copy_context().run, _given_names, deps, scope) if intent.names else None
+        given = deps.runtime.submit(_BESIDE, _given_names, deps, scope) if intent.names else None
         own = own_names(intent.names, _result_within(given, _OWN_NAMES_WAIT_S, [])) if given else frozenset()
         if set(intent.names) <= own:
             if own and signals is not None:
@@ -202,9 +200,9 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         return deps.episodes.lexical(scope, lexical_text(topic), recipe.lexical_candidates, blind=blind,
                                      count_terms=list(terms))
 
-    searching = _BESIDE.submit(contextvars.copy_context().run, lexical_side)
-    fresh = _BESIDE.submit(contextvars.copy_context().run, _fresh_events, deps, scope)
-    given = _BESIDE.submit(contextvars.copy_context().run, _given_names, deps, scope) if intent.names else None
+    searching = deps.runtime.submit(_BESIDE, lexical_side)
+    fresh = deps.runtime.submit(_BESIDE, _fresh_events, deps, scope)
+    given = deps.runtime.submit(_BESIDE, _given_names, deps, scope) if intent.names else None
     # A name said all over the user's memory (their own) is who is talking, not what is asked;
     # in a short question it outweighs the topic and finds "See you, Nate!". A question that names
     # anyone is embedded once the counts say whose names those are (one embedding, not two: under

@@ -9,10 +9,7 @@ starts that state machine and waits for its answer. Either way each step goes th
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import deque
-from functools import cache
 
 from ...dependencies import Dependencies
 from ...domain import metrics
@@ -22,48 +19,12 @@ from .request import RecallRequest
 from .steps import deadlines
 
 
-class FairAdmission:
-    """At most ``size`` holders at once; the others get in first come, first served. A plain
-    semaphore lets a thread that has just released take its slot straight back (barging): with 4
-    clients over 2 slots, two clients kept both slots for a whole run of their questions while the
-    other two waited half a second, which was the recall p95 under load. Here a release hands the
-    slot to the oldest waiter."""
-
-    def __init__(self, size: int) -> None:
-        self._free = size
-        self._waiting: deque[threading.Event] = deque()
-        self._lock = threading.Lock()
-
-    def __enter__(self) -> FairAdmission:
-        with self._lock:
-            if self._free and not self._waiting:
-                self._free -= 1
-                return self
-            turn = threading.Event()
-            self._waiting.append(turn)
-        turn.wait()  # the releasing thread has passed its slot on to this one
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        with self._lock:
-            if self._waiting:
-                self._waiting.popleft().set()
-            else:
-                self._free += 1
-
-
-@cache
-def _admission(size: int) -> FairAdmission:
-    return FairAdmission(size)
-
-
-
 def run_in_process(deps: Dependencies, request: RecallRequest, plan: RecallPlan = RECALL_PLAN,
                    deadlines_ms: dict[str, float] | None = None) -> dict:
     """At most ``recall_concurrency`` recalls run at once in a process; the others queue here,
     before any deadline starts, instead of starving each other's steps of the cores."""
     chain.prepare(deps, plan.chain)
-    with _admission(deps.settings.recall_concurrency):
+    with deps.runtime.admission(deps.settings.recall_concurrency):
         limits = deadlines(deps, deadlines_ms)
         return chain.run_in_process(deps, plan.chain, plan.start(request, limits, time.perf_counter()))
 

@@ -1,24 +1,21 @@
 """The recall steps: what each reads (``Read``), and how any runner runs one (``execute``): the
 breaker, the late-is-degraded rule and the degraded log line, deadlines as measured load stretches
-them, and the warm-up before a step's first deadline. Both runners go through ``execute``, so a
-step behaves the same whichever runner ran it.
+them, and the warm-up before a step's first deadline (their state is the process's,
+``deps.runtime``). Both runners go through ``execute``, so a step behaves the same whichever
+runner ran it.
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache
 
 from aws_lambda_powertools import Logger
 
 from ...dependencies import Dependencies
 from ...domain.query import QueryIntent
-from ...ports import Embedder
 from . import layers
 from .request import RecallContext, StepResult
 
@@ -88,67 +85,6 @@ EPISODES = Read("episodes", "episode", _episodes, stores=("opensearch", "redis")
 ORIGINALS = Read("archive", "archive", _originals, stores=("postgres", "s3"))
 
 
-# Only a store error opens the breaker: while open the step is skipped, so a dead store costs one
-# failure, not a thread per request stuck on a connect. A missed deadline never opens it: under
-# load "slower" must not become "empty" for every other request (the late step degrades only the
-# answer it was late for).
-BREAKER_OPEN_S = 5.0
-
-
-class CircuitBreaker:
-    def __init__(self) -> None:
-        self._open_until: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def is_open(self, step: str) -> bool:
-        return self._open_until.get(step, 0.0) > time.monotonic()
-
-    def record(self, step: str, outcome: str) -> None:
-        if outcome != "error":
-            return
-        with self._lock:
-            self._open_until[step] = time.monotonic() + BREAKER_OPEN_S
-
-    def reset(self) -> None:
-        with self._lock:
-            self._open_until.clear()
-
-
-class StepLatency:
-    """What each step has recently taken in this process (an exponentially weighted mean), so a
-    configured deadline can stretch with measured load instead of cutting layers off.
-
-    A step that has not run yet in this process gets the cold allowance: its first run opens
-    pools and warms caches on a possibly busy machine, and failing the user's first question for
-    it would tell them nothing was ever said. Past that, the deadline is twice the recent mean,
-    never below the configured one and never above ``stretch`` times it."""
-
-    WEIGHT = 0.2
-
-    def __init__(self) -> None:
-        self._mean: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def observe(self, step: str, ms: float) -> None:
-        with self._lock:
-            mean = self._mean.get(step)
-            self._mean[step] = ms if mean is None else (1 - self.WEIGHT) * mean + self.WEIGHT * ms
-
-    def deadline(self, step: str, configured: float, stretch: float, cold_ms: float) -> float:
-        mean = self._mean.get(step)
-        if mean is None:
-            return max(configured, cold_ms)
-        return min(max(configured, 2 * mean), configured * stretch)
-
-    def reset(self) -> None:
-        with self._lock:
-            self._mean.clear()
-
-
-LATENCY = StepLatency()
-BREAKER = CircuitBreaker()
-
-
 def degraded(step: Read, reason: str, ms: float) -> StepResult:
     # Why, never what: the step, the reason and the time; no query, no user content.
     log.warning("recall step degraded", extra={"step": step.name, "reason": reason, "ms": round(ms, 2)})
@@ -158,30 +94,23 @@ def degraded(step: Read, reason: str, ms: float) -> StepResult:
 def execute(deps: Dependencies, step: Read, ctx: RecallContext, inputs: dict, deadline_ms: float) -> StepResult:
     """Run one step synchronously: breaker first, then the step; an error or a finish past the
     deadline is a degraded result, never an exception."""
-    if BREAKER.is_open(step.name):
+    breaker = deps.runtime.breaker
+    if breaker.is_open(step.name):
         return degraded(step, "breaker_open", 0.0)
     started = time.perf_counter()
     try:
         result = step.read(deps, ctx, inputs)
     except Exception as exc:  # noqa: BLE001 - a failing layer degrades the answer, never breaks it
-        BREAKER.record(step.name, "error")
+        breaker.record(step.name, "error")
         return degraded(step, type(exc).__name__, (time.perf_counter() - started) * 1000)
     ms = (time.perf_counter() - started) * 1000
-    LATENCY.observe(step.name, ms)  # late runs too: they are what the load looks like
+    deps.runtime.latency.observe(step.name, ms)  # late runs too: they are what the load looks like
     if ms > deadline_ms:
         return degraded(step, "deadline", float(deadline_ms))
-    BREAKER.record(step.name, "ok")
+    breaker.record(step.name, "ok")
     return StepResult(result.step, result.items, round(ms, 2), fields=result.fields, timings=result.timings)
 
 
-@cache
-def _warm_model(embedder: Embedder) -> None:  # once per model, whichever Dependencies share it
-    embedder.warm_up()
-
-
-# Per Dependencies object (weakly: a test's short-lived fakes must not leave an id to be reused):
-# each store's warm-up state, the monotonic time from which it may be tried again (inf once done).
-_connected: weakref.WeakKeyDictionary[Dependencies, dict[str, float]] = weakref.WeakKeyDictionary()
 WARM_UP_RETRY_S = 30.0
 
 
@@ -190,21 +119,25 @@ def warm_up(deps: Dependencies, steps: tuple[Read, ...]) -> None:
     and open a connection to each store the steps read. A failure is never raised (the step
     itself will then fail, and say so, within its deadline) and is tried again only after
     ``WARM_UP_RETRY_S``: a store that is down must not cost every request a second attempt."""
-    state = _connected.setdefault(deps, {})
+    # Keyed by the model, and by each store with the probe that reaches it: copies of these
+    # dependencies (``with_``) share the runtime, and one that swapped a store is probed anew.
+    state = deps.runtime.warmed
     for step in steps:
-        if step.embeds:
+        if step.embeds and deps.embedder not in state:  # once per model, whichever copies share it
             try:
-                _warm_model(deps.embedder)
+                deps.embedder.warm_up()
+                state[deps.embedder] = math.inf
             except Exception as exc:  # noqa: BLE001 - see above
                 log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
         for store in step.stores:
-            if store not in deps.probes or state.get(store, 0.0) > time.monotonic():
+            probe = deps.probes.get(store)
+            if probe is None or state.get((store, probe), 0.0) > time.monotonic():
                 continue
             try:
-                deps.probes[store]()
-                state[store] = math.inf
+                probe()
+                state[(store, probe)] = math.inf
             except Exception as exc:  # noqa: BLE001 - see above
-                state[store] = time.monotonic() + WARM_UP_RETRY_S
+                state[(store, probe)] = time.monotonic() + WARM_UP_RETRY_S
                 log.warning("recall warm-up failed", extra={"step": step.name, "store": store,
                                                             "error": type(exc).__name__})
 
@@ -212,7 +145,7 @@ def warm_up(deps: Dependencies, steps: tuple[Read, ...]) -> None:
 def deadlines(deps: Dependencies, overrides: dict[str, float] | None) -> dict[str, float]:
     """The configured deadlines as measured load stretches them; an explicit per-request
     deadline is kept exactly (it is the caller's own limit)."""
-    settings = deps.settings
-    adapted = {name: LATENCY.deadline(name, ms, settings.recall_deadline_stretch, settings.recall_cold_deadline_ms)
+    settings, latency = deps.settings, deps.runtime.latency
+    adapted = {name: latency.deadline(name, ms, settings.recall_deadline_stretch, settings.recall_cold_deadline_ms)
                for name, ms in settings.recall_deadlines_ms.items()}
     return {**adapted, **(overrides or {})}
