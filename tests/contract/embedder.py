@@ -46,3 +46,5 @@ class EmbedderContract(Contract):
         answer, other = store.embed(["我退休前在小学教了三十四年语文", "周末我和女儿去公园放风筝"])
         assert np.dot(query, answer) == pytest.approx(store.translation_cosine, abs=0.06)
         assert np.dot(query, answer) > np.dot(query, other) + 0.03
+        assert store.unrelated_across_cosine is not None
+        assert np.dot(query, other) == pytest.approx(store.unrelated_across_cosine, abs=0.05)

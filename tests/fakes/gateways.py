@@ -23,6 +23,7 @@ class HashingEmbedder:
     text always the same vector."""
     unrelated_cosine = 0.0
     translation_cosine = None  # shared words only
+    unrelated_across_cosine = None
     name = "hashing/fake"
 
     def __init__(self, dimension: int = 384) -> None:

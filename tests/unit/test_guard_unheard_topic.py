@@ -97,6 +97,7 @@ class WordEmbedder:
 
     unrelated_cosine = 0.0
     translation_cosine = None
+    unrelated_across_cosine = None
     FAMILIES = {"flying": 0, "flight": 0, "necklace": 1, "jewel": 1}
 
     def __init__(self) -> None:

@@ -332,6 +332,8 @@ class Embedder(Protocol):
     # Where it puts a faithful translation of a text (None: it does not match across languages):
     # a question asked in another language than the memories stands out of them by less.
     translation_cosine: float | None
+    # Where it puts unrelated texts in two languages (None with translation_cosine).
+    unrelated_across_cosine: float | None
     # "model/runtime" (all-MiniLM-L6-v2/onnx): what /v1/health reports, so that a deployment shows
     # which backend its functions actually chose (``embedder_for``'s "auto" falls back to torch).
     name: str

@@ -26,6 +26,7 @@ def model_path(name: str) -> str:
 class SentenceEmbedder:
     unrelated_cosine = 0.0  # the scale the recipes were calibrated on
     translation_cosine = None  # English only
+    unrelated_across_cosine = None
 
     def __init__(self, model_name: str = DEFAULT_MODEL, batch_size: int = 64) -> None:
         self.model_name, self.batch_size = model_name, batch_size

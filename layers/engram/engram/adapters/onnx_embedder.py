@@ -19,6 +19,7 @@ MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length: longer texts are cut, as 
 class OnnxEmbedder:
     unrelated_cosine = 0.0  # all-MiniLM-L6-v2's scale, as SentenceEmbedder's
     translation_cosine = None  # English only
+    unrelated_across_cosine = None
 
     def __init__(self, directory: str, *, int8: bool = False, batch_size: int = 64) -> None:
         self.path = Path(directory) / ("model_int8.onnx" if int8 else "model.onnx")

@@ -229,6 +229,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     for doc in deps.episodes.get_fresh(scope, unseen) if unseen else []:
         docs[doc["event_id"]] = reveal_episode(deps.keys, scope, doc)
     texts = {i: d.get("text") or d.get("summary") or "" for i, d in docs.items()}
+    # The script the user's memories are in, read from the nearest of them: a word or a name in
+    # the other one can only be matched by meaning.
+    script = dominant_script(texts[d["event_id"]] for d in knn[:_SCRIPT_SAMPLE]) if knn else "latin"
+    across = dominant_script([topic]) != script and deps.embedder.translation_cosine is not None
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
@@ -237,7 +241,11 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         raw |= {i: unit_cosine(vector, fresh_vectors[i], 0.0) for i in unseen if i in docs and fresh_vectors[i]}
     # Measured against this user's other memories for the question: what an event is worth in the
     # fusion with BM25, and the relevance the guard and the floor read.
-    baseline = background_cosine(list(raw.values()), unrelated, recipe.background_prior_docs)
+    # Across languages a model puts unrelated pairs elsewhere (e5: higher): a user with few events
+    # leans on that level, not on the one within a language.
+    prior = deps.embedder.unrelated_across_cosine if across else None
+    baseline = background_cosine(list(raw.values()), unrelated if prior is None else prior,
+                                 recipe.background_prior_docs)
     evidence_cosine = {i: calibrated_cosine(c, baseline) for i, c in raw.items()}
     # A name is evidence that an event is about whom is asked (the guard's relevance), not what
     # ranks the events that name them (``what_is_asked``).
@@ -266,9 +274,6 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
-    # The script the user's memories are in, read from the nearest of them: a word or a name in
-    # the other one can only be matched by meaning.
-    script = dominant_script(texts[d["event_id"]] for d in knn[:_SCRIPT_SAMPLE]) if knn else "latin"
     unchecked = [n for n in foreground if not checkable(n, script)]
     foreground = [n for n in foreground if n not in unchecked]
     if signals is not None:
@@ -280,8 +285,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values(),
                                                                         memories_in_han=script == "han"))
-    stretch = (across_languages(unrelated, deps.embedder.translation_cosine)
-               if dominant_script([topic]) != script else 1.0)
+    stretch = across_languages(unrelated, deps.embedder.translation_cosine) if across else 1.0
     relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     # "now" in a question that names its own time ("what was he doing in August?") is that time's.
