@@ -145,7 +145,16 @@ def topic_of(query: str) -> str:
 # A Chinese name is rarely written apart from its title: a surname and a title (王老师, 张经理,
 # 刘主任), the surname one character (two for 欧阳, 司马, ...: the title is what is matched).
 _ZH_TITLES = "老师 主任 经理 医生 大夫 先生 女士 小姐 阿姨 叔叔 教授 博士 师傅 总监 老板 律师 护士".split()
-_ZH_NAME = re.compile(r"[\u4e00-\u9fff](?:" + "|".join(_ZH_TITLES) + ")")
+# The surname is one of the common ones (a closed list: the 200 most frequent cover most people):
+# any character before a title would take "拍片医生" for a Dr. Pian and ask every record to name him.
+_ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈"
+    "姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向"
+    "汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单"
+    "季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄"
+    "窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查"
+    "麻苑迟邝洪")
+_ZH_NAME = re.compile(f"[{_ZH_SURNAMES}](?:" + "|".join(_ZH_TITLES) + ")")
 
 
 # A language or a people ("the Japanese sentence", "my Italian teacher") says what kind, not who:

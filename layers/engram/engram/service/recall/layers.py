@@ -232,7 +232,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # The script the user's memories are in, read from the nearest of them: a word or a name in
     # the other one can only be matched by meaning.
     script = dominant_script(texts[d["event_id"]] for d in knn[:_SCRIPT_SAMPLE]) if knn else "latin"
-    across = dominant_script([topic]) != script and deps.embedder.translation_cosine is not None
+    other_script = dominant_script([topic]) != script
+    across = other_script and deps.embedder.translation_cosine is not None
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
@@ -260,7 +261,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             [([d["event_id"] for d in knn], recipe.dense_weight),
              (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
     else:
-        scores = convex_scores(evidence_cosine, bm25_scores, recipe.dense_weight, recipe.lexical_weight)
+        # Words do not match across scripts: what an English question shares with Chinese turns
+        # lexically is digits and stray Latin, noise that outranked the answer.
+        scores = convex_scores(evidence_cosine, bm25_scores, recipe.dense_weight,
+                               0.0 if other_script else recipe.lexical_weight)
     # An assistant's answer and the request among the candidates it answered: answer -> request.
     asked = {mid: i for i, d in docs.items() if d["type"] != EventType.ASSISTANT for mid in d["message_ids"]}
     threads = {i: asked[d["reply_to"]] for i, d in docs.items() if d.get("reply_to") in asked}
@@ -307,7 +311,9 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             score *= COLD_TIER_FACTOR
         # An answer found through its request is as relevant as the request.
         relevance = max(relevances[event_id], relevances[answers.get(event_id, event_id)])
-        if relevance < recipe.relevance_floor:
+        # Across scripts cosines spread too little for a floor to tell noise from an answer: the
+        # order still does, and the guard still reads the relevance.
+        if relevance < recipe.relevance_floor and not other_script:
             continue
         thread = threads.get(event_id)
         if foreground and not any(tokens[e].frequency(n) for n in foreground for e in (event_id, thread) if e):
