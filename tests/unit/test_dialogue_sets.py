@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 
@@ -16,14 +17,24 @@ from local.bench.dialogues import conversation_messages, load, set_paths
 KINDS = {"single", "multi", "temporal", "update", "preference", "assistant", "english", "never_said"}
 
 
-@pytest.fixture(scope="module", params=["zh", "en"])
+HOLDOUT = Path(__file__).parents[2] / "local" / "bench" / "dialogues" / "holdout"
+
+
+@pytest.fixture(scope="module", params=["zh", "en", "holdout-zh", "holdout-en"])
 def conversations(request):
+    """The dev sets, and the held-out ones written after the changes they measure (``--data``)."""
+    if request.param.startswith("holdout-"):
+        return request.param, load(sorted(HOLDOUT.glob(f"{request.param.removeprefix('holdout-')}_holdout_*.json")))
     return request.param, load(set_paths(request.param))
 
 
 def test_the_sets_have_the_shape_the_benchmark_reports_on(conversations):
     name, convs = conversations
     kinds = Counter(q["category"] for c in convs for q in c["questions"])
+    if name.startswith("holdout-"):  # smaller: four users, every kind asked
+        assert len(convs) >= 4 and sum(kinds.values()) >= 100 and kinds["never_said"] >= 20
+        assert set(kinds) == KINDS - ({"english"} if name == "holdout-en" else set())
+        return
     assert len(convs) >= 10 and set(kinds) <= KINDS
     assert kinds["assistant"] >= (80 if name == "zh" else 30) and kinds["never_said"] >= (80 if name == "zh" else 30)
     if name == "zh":
