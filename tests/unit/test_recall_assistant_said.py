@@ -193,7 +193,8 @@ def test_relevance_across_languages_is_stretched_by_what_a_translation_scores():
 
 
 @pytest.mark.parametrize(("query", "names"), [
-    ("我膝盖拍片医生怎么说？", ()), ("看医生了吗", ()), ("张医生怎么说的", ("张医生",)), ("王老师推荐了什么书？", ("王老师",)),
+    ("我膝盖拍片医生怎么说？", ()), ("看医生了吗", ()), ("张医生怎么说的", ("张医生",)),
+    ("王老师推荐了什么书？", ("王老师",)),
 ])
 def test_a_title_is_a_name_only_after_a_surname(query, names):
     # "拍片医生" is an X-ray and a doctor, not a Dr. Pian every record would have to name.

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from engram.domain.fusion import lateness_of
 from engram.domain.query import analyse
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import T0, body, message, run_ingest
@@ -30,3 +31,8 @@ def test_the_newest_word_on_a_changed_thing_comes_first(deps, consenting):
     answer = run_in_process(deps, RecallRequest.parse(consenting, "Which bike do I ride to work now?", 5, now))
     episodes = [i for i in answer["items"] if i["layer"] == "episode"]
     assert "gravel" in episodes[0]["text"]
+
+
+def test_lateness_runs_from_the_earliest_to_the_latest_event():
+    assert lateness_of({"a": 10.0, "b": 20.0, "c": 15.0}) == {"a": 0.0, "b": 1.0, "c": 0.5}
+    assert lateness_of({"a": 5.0, "b": 5.0}) == {} and lateness_of({}) == {}

@@ -134,6 +134,13 @@ def across_languages(unrelated: float, translation: float | None) -> float:
     return (1.0 - unrelated) / (translation - unrelated)
 
 
+def lateness_of(times: dict[str, float]) -> dict[str, float]:
+    """How late each event was said among these (epoch seconds), from 0 (the earliest) to 1 (the
+    latest): what a question about now ranks the relevant ones by."""
+    first, last = min(times.values(), default=0.0), max(times.values(), default=0.0)
+    return {i: (t - first) / (last - first) for i, t in times.items()} if last > first else {}
+
+
 def background_cosine(cosines: Sequence[float], unrelated: float, prior_docs: int, answers: int = 3) -> float:
     """Where this user's memories that do not answer the question sit, for this question and this
     model: the median cosine of the user's nearest events past the first ``answers`` (which may be

@@ -25,6 +25,7 @@ from ...domain.fusion import (
     checkable,
     convex_scores,
     dominant_script,
+    lateness_of,
     mentions_any,
     reciprocal_rank_fusion,
     record_candidates,
@@ -293,7 +294,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     # "now" in a question that names its own time ("what was he doing in August?") is that time's.
-    lateness = _lateness(docs) if intent.current and not intent.window else {}
+    lateness = (lateness_of({i: _parse(d["ts"]).timestamp() for i, d in docs.items()})
+                if intent.current and not intent.window else {})
     items = []
     for event_id, doc in docs.items():
         score = scores.get(event_id, 0.0)
@@ -328,13 +330,6 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             score *= recipe.unnamed_factor
         items.append(_episode_item(doc, now, score, relevance, texts[thread] if thread else ""))
     return sorted(items, key=lambda i: i.score, reverse=True)
-
-
-def _lateness(docs: dict[str, dict]) -> dict[str, float]:
-    """How late each event was said among these, from 0 (the earliest) to 1 (the latest)."""
-    times = {i: _parse(d["ts"]).timestamp() for i, d in docs.items()}
-    first, last = min(times.values(), default=0.0), max(times.values(), default=0.0)
-    return {i: (t - first) / (last - first) for i, t in times.items()} if last > first else {}
 
 
 def _episode_item(doc: dict, now: datetime, score: float, relevance: float, thread: str = "") -> RecallItem:
