@@ -176,9 +176,12 @@ class Client:
             self.http = TestClient(create_app(deps))
 
     def put(self, path: str, body: dict) -> dict:
-        return self.post(path, body, method="PUT")
+        return self._send("PUT", path, body)
 
-    def post(self, path: str, body: dict, method: str = "POST") -> dict:
+    def post(self, path: str, body: dict) -> dict:
+        return self._send("POST", path, body)
+
+    def _send(self, method: str, path: str, body: dict) -> dict:
         response = self.http.request(method, path, json=body, headers={"Authorization": f"Bearer {self.key}"})
         if response.status_code >= 400:
             raise RuntimeError(f"{path}: {response.status_code} {response.text[:300]}")

@@ -165,6 +165,8 @@ _DEMONYMS = frozenset("""
     french dutch greek thai german korean italian indian american mexican russian arabic hindi latin swiss
     european asian african canadian australian brazilian persian hebrew mandarin filipino norwegian
     """.split())
+# Capitalised words that are never who a question asks about (built once: names_in runs per recall).
+_NOT_WHO = _NOT_NAMES | _DEMONYMS
 
 
 def names_in(query: str) -> tuple[str, ...]:
@@ -173,7 +175,7 @@ def names_in(query: str) -> tuple[str, ...]:
     is never taken for a name."""
     names = [m.group().lower() for m in _NAME.finditer(query) if not _OPENING.search(query[:m.start()])]
     names += [m.group() for m in _ZH_NAME.finditer(query)]
-    return tuple(dict.fromkeys(n for n in names if n not in _NOT_NAMES | _DEMONYMS))
+    return tuple(dict.fromkeys(n for n in names if n not in _NOT_WHO))
 
 
 def without_names(text: str, names: Sequence[str]) -> str:
