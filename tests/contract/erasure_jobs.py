@@ -19,7 +19,7 @@ from ._base import Contract, at, new_tenant, turn
 JOB_COLUMNS = {"job_id", "tenant", "user_ref", "status", "steps", "residue", "error", "execution_arn", "runs",
                "created_at", "updated_at", "finished_at"}
 TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns",
-          "idempotency_records", "write_leases", "archive_rows")
+          "idempotency_records", "write_leases", "archive_rows", "pending_writes")
 
 
 def seed(deps, scope, n: int = 1) -> None:
@@ -39,6 +39,8 @@ def seed(deps, scope, n: int = 1) -> None:
     deps.archive_source.record_held(when.date(), "turns", [
         Held(scope.tenant, scope.user_id, encode_parts(scope.tenant, scope.user_id, f"m{i}"),
              "archive/turns/part-0.parquet", "0" * 64) for i in range(n)])
+    for i in range(n):
+        deps.pending.add(scope, "episodes", f"b{i}", [f"m{i}"], when, b"sealed")
     deps.keys.seal(scope, "sealed")
 
 

@@ -28,6 +28,7 @@ from .relational import (
     InMemoryAuditLog,
     InMemoryIdempotencyStore,
     InMemoryPatternStore,
+    InMemoryPendingWrites,
     InMemoryTenantDirectory,
     InMemoryTurnLog,
     InMemoryUserRegistry,
@@ -60,7 +61,8 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "tenants": InMemoryTenantDirectory, "link_secret": StaticLinkSecret,
         "archive": lambda: InMemoryArchiveStore(settings),
         "exports": lambda: InMemoryExportStore(settings),
-        "patterns": InMemoryPatternStore, "embedder": HashingEmbedder, "workflows": RecordingWorkflows,
+        "patterns": InMemoryPatternStore, "pending": InMemoryPendingWrites, "embedder": HashingEmbedder,
+        "workflows": RecordingWorkflows,
         "alerts": RecordingAlerts, "metrics": RecordingMetrics,
     }
     parts = {name: overrides[name] if name in overrides else make() for name, make in base.items()}
@@ -74,6 +76,7 @@ def fake_deps(settings: Settings | None = None, **overrides) -> Dependencies:
         "erasure_jobs": lambda: InMemoryErasureJobs(turns=parts["turns"], tasks=parts["tasks"], audit=parts["audit"],
                                                     users=parts["users"], patterns=parts["patterns"],
                                                     idempotency=parts["idempotency"], fence=parts["fence"],
+                                                    pending=parts["pending"],
                                                     archive_rows=parts["archive_source"],
                                                     wrapped_keys=wrapped),
         # The key store is looked up when the saga asks: the final one, as in bootstrap.build.
@@ -93,7 +96,8 @@ __all__ = [
     "FakeKms", "HashingEmbedder", "InMemoryArchiveEraser", "InMemoryArchiveSource", "InMemoryArchiveStore",
     "InMemoryAuditLog", "InMemoryEpisodeStore", "InMemoryErasureJobs", "InMemoryExportStore",
     "InMemoryIdempotencyStore",
-    "InMemoryPatternStore", "InMemoryProfileGraph", "InMemorySessionStore", "InMemoryTaskStore",
+    "InMemoryPatternStore", "InMemoryPendingWrites", "InMemoryProfileGraph", "InMemorySessionStore",
+    "InMemoryTaskStore",
     "InMemoryTenantDirectory", "InMemoryTurnLog", "InMemoryUserRegistry", "InMemoryWrappedKeys", "InMemoryWriteFence",
     "RecordingAlerts", "RecordingLlm", "RecordingMetrics", "RecordingWorkflows", "StaticLinkSecret", "fake_deps",
     "fake_keys",

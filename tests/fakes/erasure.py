@@ -14,12 +14,12 @@ from ._common import as_json, clone, utcnow
 
 
 class InMemoryErasureJobs:
-    def __init__(self, *, turns, tasks, audit, users, patterns, idempotency, fence, archive_rows,
+    def __init__(self, *, turns, tasks, audit, users, patterns, idempotency, fence, pending, archive_rows,
                  wrapped_keys) -> None:
         self.jobs: dict[str, dict] = {}
         self._users = users
         # Every holder of the user's rows, in USER_TABLES' order of their tables.
-        self._holders = (tasks, turns, audit, users, patterns, idempotency, fence, archive_rows)
+        self._holders = (tasks, turns, audit, users, patterns, idempotency, fence, archive_rows, pending)
         self._wrapped_keys = wrapped_keys
 
     # -- jobs -------------------------------------------------------------------------------

@@ -276,5 +276,71 @@ class InMemoryPatternStore(UserRows):
         return [{k: r[k] for k in ("type", "weekday", "hour", "count")} for r in rows]
 
 
-__all__ = ["InMemoryAuditLog", "InMemoryIdempotencyStore", "InMemoryPatternStore", "InMemoryTenantDirectory",
+@serialized
+class InMemoryPendingWrites(UserRows):
+    table = "pending_writes"
+    _KEEP = ("seq", "tenant", "user_id", "layer", "batch_key", "message_ids", "said_at", "payload", "attempts",
+             "next_at")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seq = count(1)
+
+    def add(self, scope: Scope, layer: str, batch_key: str, message_ids: list[str], said_at, payload: bytes) -> bool:
+        if any(r["layer"] == layer and r["batch_key"] == batch_key for r in self._of(scope)):
+            return False
+        now = utcnow()
+        self._insert({"seq": next(self._seq), "tenant": scope.tenant, "user_id": scope.user_id, "layer": layer,
+                      "batch_key": batch_key, "message_ids": list(message_ids), "said_at": said_at,
+                      "payload": bytes(payload), "attempts": 0, "next_at": now, "last_error": None, "dead": False,
+                      "created_at": now})
+        return True
+
+    def layers(self, scope: Scope) -> set[str]:
+        return {r["layer"] for r in self._of(scope)}
+
+    def due(self, now, limit: int) -> list[dict]:
+        heads: dict[tuple, dict] = {}
+        for row in sorted((r for r in self.rows if not r["dead"]), key=lambda r: r["seq"]):
+            heads.setdefault((row["tenant"], row["user_id"], row["layer"]), row)
+        due = sorted((r for r in heads.values() if r["next_at"] <= now), key=lambda r: r["seq"])
+        return [{k: clone(r[k]) for k in self._KEEP} for r in due[:limit]]
+
+    def done(self, seq: int) -> None:
+        self.rows = [r for r in self.rows if r["seq"] != seq]
+
+    def postpone(self, seq: int, next_at, error: str | None, *, attempted: bool, dead: bool) -> None:
+        for row in self.rows:
+            if row["seq"] == seq:
+                row.update(next_at=next_at, last_error=(error and error[:500]) or row["last_error"],
+                           attempts=row["attempts"] + int(attempted), dead=dead)
+
+    def dead_letters(self, limit: int) -> list[dict]:
+        keep = ("seq", "tenant", "user_id", "layer", "batch_key", "message_ids", "said_at", "attempts", "last_error",
+                "created_at")
+        return [{k: clone(r[k]) for k in keep} for r in sorted(self.rows, key=lambda r: r["seq"]) if r["dead"]][:limit]
+
+    def replay(self, seqs: list[int]) -> int:
+        replayed = 0
+        for row in self.rows:
+            if row["dead"] and row["seq"] in seqs:
+                row.update(dead=False, attempts=0, next_at=utcnow())
+                replayed += 1
+        return replayed
+
+    def oldest_said_at(self):
+        return min((r["said_at"] for r in self.rows), default=None)
+
+    def stats(self) -> dict[str, dict]:
+        now, out = utcnow(), {}
+        for row in self.rows:
+            layer = out.setdefault(row["layer"], {"pending": 0, "dead": 0, "oldest_s": 0.0})
+            layer["dead" if row["dead"] else "pending"] += 1
+            if not row["dead"]:
+                layer["oldest_s"] = max(layer["oldest_s"], (now - row["created_at"]).total_seconds())
+        return out
+
+
+__all__ = ["InMemoryAuditLog", "InMemoryIdempotencyStore", "InMemoryPatternStore", "InMemoryPendingWrites",
+           "InMemoryTenantDirectory",
            "InMemoryTurnLog", "InMemoryUserRegistry"]

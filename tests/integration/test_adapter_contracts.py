@@ -28,6 +28,7 @@ from tests.contract.idempotency import IdempotencyContract
 from tests.contract.key_store import KeyStoreContract
 from tests.contract.key_wrapper import KeyWrapperContract
 from tests.contract.pattern_store import PatternStoreContract
+from tests.contract.pending_writes import PendingWritesContract
 from tests.contract.profile_graph import ProfileGraphContract
 from tests.contract.session_store import SessionStoreContract
 from tests.contract.task_store import TaskStoreContract
@@ -194,4 +195,8 @@ class TestEventBridgeAlerts(AlertPublisherContract):
 
 
 class TestPostgresWriteFence(WriteFenceContract):
+    pass
+
+
+class TestPostgresPendingWrites(PendingWritesContract):
     pass

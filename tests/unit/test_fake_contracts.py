@@ -20,6 +20,7 @@ from tests.contract.idempotency import IdempotencyContract
 from tests.contract.key_store import KeyStoreContract
 from tests.contract.key_wrapper import KeyWrapperContract
 from tests.contract.pattern_store import PatternStoreContract
+from tests.contract.pending_writes import PendingWritesContract
 from tests.contract.profile_graph import ProfileGraphContract
 from tests.contract.session_store import SessionStoreContract
 from tests.contract.task_store import TaskStoreContract
@@ -180,3 +181,7 @@ def test_every_stateful_fake_applies_a_call_whole(deps):
         if not name.startswith("_") and callable(member) and not hasattr(member, "__wrapped__")
         and not isinstance(member, (staticmethod, classmethod))]
     assert unguarded == []
+
+
+class TestInMemoryPendingWrites(PendingWritesContract):
+    pass

@@ -22,9 +22,10 @@ from engram.service.archival import (
     verify,
     write_manifest,
 )
+from engram.service.ingest.catch_up import catch_up
 from engram.service.retention import apply_retention
 from tests.fakes import fake_deps
-from tests.unit.support import T0, say
+from tests.unit.support import T0, failing, say
 
 DAY = T0.date()
 
@@ -206,6 +207,17 @@ def test_retention_keeps_a_day_with_rows_newer_than_its_archive(deps, day_of_tal
     assert report["chunks"]["kept_sample"][DAY.isoformat()] == "1 rows in no verified archive object"
     assert report["chunks"]["rerun_sample"] == [DAY.isoformat()]
     assert len(deps.turns.turns(day_of_talk)) == 4
+
+
+def test_retention_keeps_a_day_whose_derived_writes_are_still_pending(deps, consenting):
+    down = deps.with_(graph=failing(deps.graph, "upsert_fact"))
+    assert say(down, consenting, "I'm allergic to peanuts.")["pending"] == ["profile"]
+    archive_day(deps, DAY)
+    report = apply_retention(deps, after_hot_window(deps, DAY))
+    assert report["chunks"]["dropped"] == {}
+    assert report["chunks"]["kept_sample"][DAY.isoformat()] == "writes of a derived layer still pending"
+    assert catch_up(deps, budget_s=5) == {"applied": 1}
+    assert list(apply_retention(deps, after_hot_window(deps, DAY))["chunks"]["dropped"]) == [DAY.isoformat()]
 
 
 def test_retention_leaves_days_inside_the_hot_window(deps, day_of_talk):

@@ -9,6 +9,7 @@ import pytest
 from engram.domain import crypto
 from engram.errors import Conflict, PayloadTooLarge, StoreUnavailable, Unprocessable, ValidationFailed
 from engram.service.ingest import INGEST_CHAIN
+from engram.service.ingest.catch_up import catch_up
 from engram.service.ingest.route import event_id
 from engram.service.memories import feedback
 from engram.service.profile import correct_profile_item, profile
@@ -378,13 +379,15 @@ class FailingPut:
         return self.inner.put(*args, **kwargs)
 
 
-def test_a_group_that_fails_to_write_fails_the_request_and_the_retry_finishes_it(deps, alice):
+def test_a_group_that_fails_to_write_leaves_the_episodes_pending_and_the_retry_finishes_them(deps, alice):
     request = long_batch("c")
     broken = deps.with_(episodes=FailingPut(deps.episodes, nth=2))
-    with pytest.raises(StoreUnavailable):
-        run_ingest(broken, alice, request)
+    assert run_ingest(broken, alice, request)["pending"] == ["episodes"]
     assert len(deps.turns.turns(alice)) == 20  # the turn log kept every turn
     assert 0 < len(episodes(deps, alice)) < 20
+    # The client's retry goes behind the pending write (order per user); the catch-up finishes it.
+    assert run_ingest(deps, alice, request)["pending"] == ["episodes"]
+    assert catch_up(deps, budget_s=5) == {"applied": 1}
     again = run_ingest(deps, alice, request)
     assert sorted(d["event_id"] for d in episodes(deps, alice)) == sorted(e["memory_id"] for e in again["extracted"])
     assert len(episodes(deps, alice)) == 20

@@ -107,7 +107,8 @@ def test_store_logins_are_secrets_read_only_by_the_functions_that_connect(templa
     # Every erasure step records itself in PostgreSQL.
     assert all("PostgresSecretAccess" in uses[n] for n in functions if n.startswith("Erase"))
     assert {n for n in functions if "Neo4jSecretAccess" in uses[n]} == {
-        "ApiFunction", "HealthFunction", "IngestRouteFunction", "RecallProfileFunction", "EraseNeo4jFunction",
+        "ApiFunction", "HealthFunction", "IngestRouteFunction", "CatchUpFunction", "RecallProfileFunction",
+        "EraseNeo4jFunction",
         "EraseVerifyFunction", "EraseRecordFunction"}
 
 

@@ -46,6 +46,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
     from .adapters.link_secret import ConfiguredLinkSecret
     from .adapters.llm import configured_extractor
     from .adapters.pattern_store import PatternStore
+    from .adapters.pending_writes import PgPendingWrites
     from .adapters.profile_graph import ProfileGraph
     from .adapters.session_store import SessionStore
     from .adapters.task_store import TaskStore
@@ -82,6 +83,7 @@ def build(settings: Settings | None = None, **overrides) -> Dependencies:
                                                 lambda scope: archive_owner_ids(parts["keys"], scope)),
         "exports": lambda: S3ExportStore(clients, settings),
         "patterns": lambda: PatternStore(clients),
+        "pending": lambda: PgPendingWrites(clients),
         "embedder": lambda: embedder_for(settings.embed_model, settings.embed_backend, settings.embed_onnx_dir),
         "workflows": lambda: StepFunctionsGateway(clients),
         "alerts": lambda: EventBridgeAlerts(clients, settings.alert_event_bus),

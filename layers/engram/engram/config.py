@@ -101,6 +101,10 @@ class Settings(BaseSettings):
     embed_backend: Literal["auto", "torch", "onnx", "onnx-int8"] = "auto"
     embed_onnx_dir: str = str(Path(__file__).resolve().parents[3] / ".run" / "onnx")
     session_ttl_s: int = Field(24 * 3600, gt=0)
+    # The catch-up of writes a derived store missed (service/ingest/catch_up.py): how long one run
+    # keeps at it (under the function's timeout), and how long it sleeps while a store is away.
+    catch_up_budget_s: float = Field(50.0, gt=0, le=900)
+    catch_up_poll_s: float = Field(2.0, gt=0, le=60)
     session_max_turns: int = Field(50, gt=0)
     session_versions_kept: int = Field(20, gt=0)
     episodes_per_user: int = Field(200, gt=0)

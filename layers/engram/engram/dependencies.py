@@ -71,6 +71,7 @@ class Dependencies:
     archive_eraser: ports.ArchiveEraser
     exports: ports.ExportStore
     patterns: ports.PatternStore
+    pending: ports.PendingWrites
     embedder: ports.Embedder
     workflows: ports.WorkflowGateway
     alerts: ports.AlertPublisher

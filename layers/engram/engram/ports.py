@@ -161,6 +161,40 @@ class TurnLog(Protocol):
         ...
 
 
+class PendingWrites(Protocol):
+    """Writes a derived layer (``domain.pending.Layer``) missed, kept beside the turn log until
+    the catch-up applies them: per user and layer in ``seq`` (turn) order, each once."""
+
+    def add(self, scope: Scope, layer: str, batch_key: str, message_ids: list[str], said_at: datetime,
+            payload: bytes) -> bool:
+        """Record one batch's write for ``layer``; False when that batch is already recorded."""
+        ...
+    def layers(self, scope: Scope) -> set[str]:
+        """The layers with writes of this user still to apply (dead letters included)."""
+        ...
+    def due(self, now: datetime, limit: int) -> list[dict]:
+        """The next write of each (user, layer) that has one not set aside, if its ``next_at``
+        has come: rows with ``seq, tenant, user_id, layer, batch_key, message_ids, said_at,
+        payload, attempts``, oldest first."""
+        ...
+    def done(self, seq: int) -> None: ...
+    def postpone(self, seq: int, next_at: datetime, error: str | None, *, attempted: bool, dead: bool) -> None:
+        """Try ``seq`` again at ``next_at``; ``attempted`` counts the try; ``dead`` sets it aside."""
+        ...
+    def dead_letters(self, limit: int) -> list[dict]:
+        """Writes set aside, without their payload, oldest first."""
+        ...
+    def replay(self, seqs: list[int]) -> int:
+        """Put dead letters back in line, attempts reset; how many were."""
+        ...
+    def stats(self) -> dict[str, dict]:
+        """Per layer: ``{"pending": n, "dead": n, "oldest_s": seconds}`` of what waits."""
+        ...
+    def oldest_said_at(self) -> datetime | None:
+        """When the earliest turn of any write still recorded (dead letters included) was said."""
+        ...
+
+
 class AuditLog(Protocol):
     def append(self, scope: Scope, entries: list[AuditEntry]) -> None: ...
     def entries(self, scope: Scope) -> list[dict]: ...

@@ -98,6 +98,8 @@ class HealthResponse(Response):
     stores: dict[str, Literal["ok", "down"]]
     version: str
     embedder: str | None = None  # "model/runtime"; servers before it was added do not send it
+    # Per derived layer: writes a store missed, waiting for the catch-up (older servers: empty).
+    pending: dict[str, dict[str, float]] = Field(default_factory=dict)
 
 
 class Extracted(Response):
@@ -113,6 +115,8 @@ class IngestResponse(Response):
     accepted: int
     message_ids: list[str]
     extracted: list[Extracted]
+    # Layers whose store did not take the batch: accepted, and caught up later (older servers: empty).
+    pending: list[str] = Field(default_factory=list)
 
 
 class Turn(Response):
@@ -163,6 +167,8 @@ class RecallResponse(Response):
     no_record: bool
     degraded: list[str]
     memory_unavailable: list[str] = Field(default_factory=list)
+    # Layers with this user's writes still being caught up: what they hold is incomplete.
+    memory_pending: list[str] = Field(default_factory=list)
     timings_ms: dict[str, float]
 
 

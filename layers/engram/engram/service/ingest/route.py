@@ -16,12 +16,14 @@ from ...domain.cleaning import format_timestamp as _iso
 from ...domain.keys import digest_parts
 from ...domain.lexical import repeats_wording
 from ...domain.model import EventType, Role, Scope
+from ...domain.pending import Layer
 from ...domain.records import AuditEntry, Fact, SessionRef, UserState
 from ...domain.tasks import TaskStatus
 from ...domain.trust import reinforce
-from ...errors import Conflict
+from ...errors import Conflict, StoreUnavailable
 from ..privacy import protect_fact, reveal_episode, seal_episode, seal_turns
 from ..users import write_lease
+from .derived import Derivation, derive
 from .steps import ExtractedBatch, ExtractedTurn
 
 # Lucene's cosinesimil score is (1 + cos) / 2: 0.975 means cosine >= 0.95, a near-duplicate.
@@ -66,7 +68,10 @@ def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list,
     after a sealed turn, whose words must not reach a neighbour's event in clear. For each
     assistant turn that follows one of the user's, the request it answered (its message id); and
     the user's turns that follow the assistant's, whose words are embedded alone."""
-    earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
+    try:
+        earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
+    except StoreUnavailable:  # working memory down: the batch's first turn is embedded without its lead-in
+        earlier = []
     previous, previous_id, previous_role = "", None, None
     if earlier:
         logged = deps.turns.turns(ref.scope, [earlier[-1]["message_id"]])
@@ -131,27 +136,38 @@ def _write(batch: ExtractedBatch, deps: Dependencies, state: UserState) -> dict:
     batch = replace(batch, items=tuple(
         replace(i, turn=replace(i.turn, raw_sha256=deps.keys.digest(scope, i.turn.content))) for i in batch.items))
     turns = [item.turn for item in batch.items]
-    ref = SessionRef(scope, batch.device_id, batch.session_id)
     # The raw text of a sensitive turn (health, relations) is kept for the archive sealed.
     sensitive_ids = {item.turn.message_id for item in batch.items if item.event is not None and item.event.sensitive}
+    # The commit point: once the turn log holds the batch it is accepted, whatever a derived store
+    # does next (a write it misses is pending, and caught up from here).
     new_ids = deps.turns.append(scope, batch.session_id, batch.device_id,
                                 seal_turns(deps.keys, scope, turns, sensitive_ids) if sensitive_ids and not child
                                 else turns, keep_content=not child)
-    context, answered, after_assistant = _previous_turns(deps, ref, turns, sensitive_ids if not child else set())
-    items = [item for item in batch.items if item.event is not None]
-    # The turn log holds the batch: the rest runs at once, the episodes (embedded here group by
-    # group, each group written beside; repeats folded; the cap) and working memory, tasks and the
-    # graph beside it. Both are done before the lease ends (the finally below waits for the
-    # other side whatever happens).
-    beside = deps.runtime.submit(_WRITES, _write_beside, batch, deps, state, ref, items)
+    derivation = Derivation(batch, state, frozenset(new_ids), frozenset(deps.pending.layers(scope)))
+    # The episodes (embedded here group by group, each group written beside; repeats folded; the
+    # cap) and, beside them, working memory, tasks and the graph. Both are done before the lease
+    # ends (the finally below waits for the other side whatever happens).
+    beside = deps.runtime.submit(_WRITES, _write_beside, deps, derivation)
     try:
-        extracted, audit = _write_episodes(batch, deps, child, context, answered, after_assistant, items, new_ids)
+        extracted, audit, pending = derive(deps, Layer.EPISODES, derivation, write_episodes)
     finally:
         futures.wait([beside])
-    more_extracted, more_audit = beside.result()
+    more_extracted, more_audit, more_pending = beside.result()
     deps.audit.append(scope, audit + more_audit)
     return {"accepted": len(turns), "message_ids": [t.message_id for t in turns],
-            "extracted": extracted + more_extracted}
+            "extracted": extracted + more_extracted, "pending": sorted(pending + more_pending)}
+
+
+def write_episodes(deps: Dependencies, derivation: Derivation) -> tuple[list[dict], list[AuditEntry]]:
+    batch, state = derivation.batch, derivation.state
+    child = state.child_mode
+    items = [item for item in batch.items if item.event is not None]
+    if not items:
+        return [], []
+    sealed = {item.turn.message_id for item in items if item.event.sensitive} if not child else set()
+    ref = SessionRef(batch.scope, batch.device_id, batch.session_id)
+    context, answered, after_assistant = _previous_turns(deps, ref, [item.turn for item in batch.items], sealed)
+    return _write_episodes(batch, deps, child, context, answered, after_assistant, items, set(derivation.new_ids))
 
 
 def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, context: dict[str, str],
@@ -234,43 +250,67 @@ def _put_group(deps: Dependencies, scope: Scope, group: list[dict]) -> None:
                                          for d in group])
 
 
-def _write_beside(batch: ExtractedBatch, deps: Dependencies, state: UserState, ref: SessionRef,
-                  items: list[ExtractedTurn]) -> tuple[list[dict], list[AuditEntry]]:
-    """Working memory, tasks and (with long-term consent) the profile graph."""
-    scope, child = batch.scope, state.child_mode
-    deps.sessions.append_turns(ref, [item.turn for item in batch.items])
-    extracted, audit = [], []
-    for item in items:
-        if item.event.type is EventType.TASK:
-            task_id = task_id_for(scope, item.turn.message_id)
-            try:
-                deps.tasks.record(scope, task_id, TaskStatus.CREATED,
-                                    {"title": "" if child else item.event.summary,
-                                     "message_ids": [item.turn.message_id]}, item.turn.client_ts)
-                audit.append(AuditEntry("ingest", "create", "tasks", task_id, "rule", None, None,
-                                        {"status": TaskStatus.CREATED.value}))
-            except Conflict:
-                pass  # the task exists: this is a retry
-            extracted.append({"memory_id": task_id, "kind": "task", "type": "task",
-                              "summary": "" if child else item.event.summary, "confidence": item.event.confidence,
-                              "tags": list(item.event.tags)})
+def _write_beside(deps: Dependencies, derivation: Derivation) -> tuple[list[dict], list[AuditEntry], list[str]]:
+    """Working memory, tasks (in PostgreSQL, beside the turn log) and the profile graph."""
+    extracted, audit, pending = derive(deps, Layer.WORKING_MEMORY, derivation, write_working_memory)
+    task_extracted, task_audit = _write_tasks(deps, derivation)
+    more_extracted, more_audit, more_pending = derive(deps, Layer.PROFILE, derivation, write_profile)
+    return extracted + task_extracted + more_extracted, audit + task_audit + more_audit, pending + more_pending
 
-    if state.long_term_consent and not child:
-        for item in items:
-            for fact in (f for f in item.facts if f.is_fact):
-                action, before, after = deps.graph.upsert_fact(scope, protect_fact(deps.keys, scope, Fact(
-                    predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
-                    message_ids=(fact.message_id,), valid_from=fact.occurred_at,
-                    observed_at=item.turn.client_ts, tags=fact.tags,
-                    weight=fact.weight)))
-                if action != "unchanged":
-                    audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
-                                            after["confidence"], before and _audit_view(before),
-                                            _audit_view(after)))
-                extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,
-                                  "summary": fact.summary, "confidence": after["confidence"],
-                                  "tags": after["tags"]})
+
+def write_working_memory(deps: Dependencies, derivation: Derivation) -> tuple[list[dict], list[AuditEntry]]:
+    batch = derivation.batch
+    deps.sessions.append_turns(SessionRef(batch.scope, batch.device_id, batch.session_id),
+                               [item.turn for item in batch.items])
+    return [], []
+
+
+def _write_tasks(deps: Dependencies, derivation: Derivation) -> tuple[list[dict], list[AuditEntry]]:
+    scope, child = derivation.batch.scope, derivation.state.child_mode
+    extracted, audit = [], []
+    for item in derivation.batch.items:
+        if item.event is None or item.event.type is not EventType.TASK:
+            continue
+        task_id = task_id_for(scope, item.turn.message_id)
+        try:
+            deps.tasks.record(scope, task_id, TaskStatus.CREATED,
+                              {"title": "" if child else item.event.summary,
+                               "message_ids": [item.turn.message_id]}, item.turn.client_ts)
+            audit.append(AuditEntry("ingest", "create", "tasks", task_id, "rule", None, None,
+                                    {"status": TaskStatus.CREATED.value}))
+        except Conflict:
+            pass  # the task exists: this is a retry
+        extracted.append({"memory_id": task_id, "kind": "task", "type": "task",
+                          "summary": "" if child else item.event.summary, "confidence": item.event.confidence,
+                          "tags": list(item.event.tags)})
     return extracted, audit
+
+
+def write_profile(deps: Dependencies, derivation: Derivation) -> tuple[list[dict], list[AuditEntry]]:
+    """With long-term consent, and never for a child: as the user's state is when this runs."""
+    scope, state = derivation.batch.scope, derivation.state
+    extracted, audit = [], []
+    if not state.long_term_consent or state.child_mode:
+        return extracted, audit
+    for item in derivation.batch.items:
+        for fact in (f for f in item.facts if f.is_fact) if item.event is not None else ():
+            action, before, after = deps.graph.upsert_fact(scope, protect_fact(deps.keys, scope, Fact(
+                predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
+                message_ids=(fact.message_id,), valid_from=fact.occurred_at,
+                observed_at=item.turn.client_ts, tags=fact.tags,
+                weight=fact.weight)))
+            if action != "unchanged":
+                audit.append(AuditEntry("ingest", action, "graph", after["id"], fact.source.value,
+                                        after["confidence"], before and _audit_view(before),
+                                        _audit_view(after)))
+            extracted.append({"memory_id": after["id"], "kind": "profile", "type": fact.predicate.value,
+                              "summary": fact.summary, "confidence": after["confidence"],
+                              "tags": after["tags"]})
+    return extracted, audit
+
+
+# What the catch-up writes each layer with: the same writers as at ingest.
+WRITERS = {Layer.WORKING_MEMORY: write_working_memory, Layer.EPISODES: write_episodes, Layer.PROFILE: write_profile}
 
 
 def _audit_view(item: dict) -> dict:

@@ -9,6 +9,7 @@ session -> (tasks | profile | episodes) -> originals (when verbatim detail is as
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -22,10 +23,13 @@ from ...domain.fusion import (
     counted_records,
     fuse,
     has_record,
+    pending_block,
     unavailable_block,
 )
 from ...domain.lexical import TopicWords
+from ...domain.model import Scope
 from ...domain.query import analyse, expand_with_session
+from ...errors import StoreUnavailable
 from ..chain import Chain, Parallel, Step
 from .request import RecallContext, RecallRequest, StepResult
 from .steps import (
@@ -119,10 +123,12 @@ class RecallPlan:
         """This plan as ``service.chain``'s runners run it."""
         return _chain(self)
 
-    def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None) -> dict:
+    def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None,
+               pending: Collection[str] = ()) -> dict:
         """Fuse what came back, apply the guard, write the context block: the response. ``started``
         (``time.perf_counter()`` when the request began) gives the total; without it (one Lambda per
-        step) the total is the steps' own time plus fusion's."""
+        step) the total is the steps' own time plus fusion's. ``pending``: the layers with writes
+        of this user still being caught up (``domain.pending.Layer`` values)."""
         fuse_started = time.perf_counter()
         by_step = {r.step: r for r in results}
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
@@ -140,8 +146,12 @@ class RecallPlan:
         # "No record" is a claim about every layer that could hold the answer: one that did not
         # answer (down, late, breaker open) makes it a claim nobody checked.
         unavailable = [name for name in degraded if name in self.answering()]
-        no_record = not found and not unavailable
-        if unavailable:
+        pending = sorted(pending)
+        no_record = not found and not unavailable and not pending
+        if pending:
+            block = "\n".join([*([context_block(items, self.recipe.context_tokens, intent.temporal)] if items else []),
+                               *([unavailable_block(unavailable)] if unavailable else []), pending_block(pending)])
+        elif unavailable:
             block = "\n".join([*([context_block(items, self.recipe.context_tokens, intent.temporal)] if items else []),
                                unavailable_block(unavailable)])
         else:
@@ -157,7 +167,7 @@ class RecallPlan:
         timings["total"] = round(total_ms, 2)
         return {"items": [item.public() for item in items], "context_block": block,
                 "memory_dependent": intent.memory_dependent, "no_record": no_record, "degraded": degraded,
-                "memory_unavailable": unavailable, "timings_ms": timings}
+                "memory_unavailable": unavailable, "memory_pending": pending, "timings_ms": timings}
 
 
 def _chain(plan: RecallPlan) -> Chain:
@@ -221,12 +231,19 @@ def _answer(deps: Dependencies, plan: RecallPlan, g: Gathered) -> dict:
     """The answer, and its datapoints recorded where it is made: in the process that fused it,
     whichever runner ran the steps, so each answer is counted once."""
     results = list(g.results)
-    answer = plan.finish(g.ctx, results, g.started)
+    answer = plan.finish(g.ctx, results, g.started, _pending_layers(deps, g.request.scope))
     session = g.result(plan.first.name)
     hit = None if g.request.ref is None else bool(session and session.items)
     deps.metrics.record(metrics.answered({r.step: r.ms for r in results}, bool(answer["degraded"]),
                                          answer["no_record"], hit, answer["timings_ms"]["total"]))
     return answer
+
+
+def _pending_layers(deps: Dependencies, scope: Scope) -> set[str]:
+    try:
+        return deps.pending.layers(scope)
+    except StoreUnavailable:  # its database is the turn log's: no write was accepted meanwhile
+        return set()
 
 
 RECALL_PLAN = RecallPlan(first=SESSION, parallel=(TASKS, PROFILE, EPISODES), verbatim=ORIGINALS)
