@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ...dependencies import Dependencies
-from ...domain import metrics
-from ...domain.fusion import (
+from ...domain.recall import metrics
+from ...domain.recall.fusion import (
     HYBRID,
     NO_RECORD_BLOCK,
     RecallRecipe,
@@ -24,8 +24,8 @@ from ...domain.fusion import (
     has_record,
     unavailable_block,
 )
-from ...domain.lexical import TopicWords
-from ...domain.query import analyse, expand_with_session
+from ...domain.recall.lexical import TopicWords
+from ...domain.recall.query import analyse, expand_with_session
 from ..chain import Chain, Parallel, Step
 from .request import RecallContext, RecallRequest, StepResult
 from .steps import (
