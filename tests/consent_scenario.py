@@ -13,9 +13,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from engram.domain import crypto
-from engram.domain.consent import CHILD_EVENT_BLANKS
 from engram.domain.model import Scope
+from engram.domain.privacy import crypto
+from engram.domain.privacy.consent import CHILD_EVENT_BLANKS
 from engram.domain.records import SessionRef
 
 SESSION, DEVICE = "s1", "tablet"

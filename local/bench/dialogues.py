@@ -51,13 +51,13 @@ KS = [5, 10]
 
 
 def _minilm():
-    from engram.adapters.embedder import embedder_for
+    from engram.adapters.embedders.sentence_transformers import embedder_for
 
     return embedder_for("all-MiniLM-L6-v2")
 
 
 def _e5():
-    from engram.adapters.e5_embedder import E5Embedder
+    from engram.adapters.embedders.e5 import E5Embedder
 
     return E5Embedder()
 

@@ -29,7 +29,7 @@ from .phases import server_cpu_seconds
 
 
 def layouts(dimension: int) -> dict[str, dict]:
-    from engram.adapters import episode_index
+    from engram.adapters.opensearch import episode_index
 
     current = episode_index.index_body(dimension)
     previous = copy.deepcopy(current)
@@ -58,7 +58,7 @@ def events(args: argparse.Namespace, vectors: dict[str, np.ndarray]):
 def measure(client, name: str, body: dict, args: argparse.Namespace, vectors: dict, queries: list) -> dict:
     from opensearchpy import helpers
 
-    from engram.adapters.episode_store import EpisodeStore
+    from engram.adapters.opensearch.episode_store import EpisodeStore
     from engram.domain.model import Scope
 
     index = f"bench-layout-{uuid.uuid4().hex[:8]}"

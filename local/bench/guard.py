@@ -20,11 +20,11 @@ import re
 import statistics
 
 from engram.dependencies import Dependencies
-from engram.domain.cues import names_in
-from engram.domain.fusion import HYBRID, counted_records, fuse, record_strength
-from engram.domain.lexical import lexical_overlap
 from engram.domain.model import Scope
-from engram.domain.query import content_terms
+from engram.domain.recall.cues import names_in
+from engram.domain.recall.fusion import HYBRID, counted_records, fuse, record_strength
+from engram.domain.recall.lexical import lexical_overlap
+from engram.domain.recall.query import content_terms
 from engram.service.recall import RECALL_PLAN, RecallRequest
 
 TEMPLATES = (

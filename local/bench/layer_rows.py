@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from engram.domain.keys import object_node_key, user_node_key
 from engram.domain.model import PREDICATES, Predicate, Scope, TrustSource
 from engram.domain.records import Fact
-from engram.domain.tasks import TERMINAL, TRANSITIONS, TaskStatus
+from engram.domain.working.tasks import TERMINAL, TRANSITIONS, TaskStatus
 from engram.service.ingest.route import task_id_for
 
 _WORDS = ("jazz sushi hiking tea opera chess tennis ramen poetry cycling yoga curry vinyl surfing climbing "

@@ -10,7 +10,7 @@ store measured alone, in the same run.
 the product writes, built by its own functions: node keys from ``domain.keys``, sensitive facts
 blinded and sealed by ``service.privacy.protect_fact`` under each user's real data key (made through
 KMS, so a share of the users, ``--sealed-share``, pays for it), task ids from ``routing.task_id_for``,
-lifecycles walked along ``domain.tasks.TRANSITIONS``, over the hot window (``hot_days``) ending two
+lifecycles walked along ``domain.working.tasks.TRANSITIONS``, over the hot window (``hot_days``) ending two
 days ago (the nightly-archive test archives yesterday whole; it must not archive ours). Edges go in
 by UNWIND under the adapter's labels and constraints, rows by COPY into the real hypertable, one
 transaction per batch of users, so ``--reuse-layers`` (a fixed tenant kept across runs) resumes a
@@ -38,8 +38,8 @@ from datetime import UTC, datetime, timedelta
 import neo4j
 import psycopg
 
-from engram.adapters.profile_graph import ProfileGraph
-from engram.adapters.task_store import TaskStore
+from engram.adapters.neo4j.profile_graph import ProfileGraph
+from engram.adapters.postgres.task_store import TaskStore
 from engram.bootstrap import build
 from engram.config import get_settings
 from engram.dependencies import Dependencies

@@ -35,12 +35,12 @@ from pathlib import Path
 
 import numpy as np
 
-from engram.adapters.episode_store import EpisodeStore
+from engram.adapters.opensearch.episode_store import EpisodeStore
 from engram.bootstrap import bootstrap
 from engram.dependencies import Dependencies
-from engram.domain.fusion import HYBRID
 from engram.domain.keys import episode_routing
 from engram.domain.model import Scope
+from engram.domain.recall.fusion import HYBRID
 
 from . import bench_tenant, peer, use_local_stack
 from . import guard as g

@@ -31,8 +31,8 @@ def from_file(peer: str | None) -> dict | None:
 def embedding_model() -> str:
     """The path or name our embedder loads, for the peer to load the same; only a
     sentence-transformers model can be (mem0's huggingface embedder)."""
-    from engram.adapters.e5_embedder import E5_MODEL
-    from engram.adapters.embedder import model_path
+    from engram.adapters.embedders.e5 import E5_MODEL
+    from engram.adapters.embedders.sentence_transformers import model_path
     from engram.config import get_settings
 
     settings = get_settings()

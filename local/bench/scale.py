@@ -40,7 +40,7 @@ from datetime import UTC, datetime
 
 from opensearchpy import helpers
 
-from engram.adapters.episode_index import concrete_indices
+from engram.adapters.opensearch.episode_index import concrete_indices
 from engram.bootstrap import build
 from engram.config import get_settings
 from engram.dependencies import Dependencies

@@ -3,7 +3,7 @@
     python -m local.onnx.export [--out DIR] [--model NAME]
 
 Needs torch (here, at build time only); the functions then embed with onnxruntime and the
-tokenizer alone (``engram.adapters.onnx_embedder``). Writes ``model.onnx``, ``model_int8.onnx``
+tokenizer alone (``engram.adapters.embedders.onnx``). Writes ``model.onnx``, ``model_int8.onnx``
 and the model's ``tokenizer.json`` into DIR (default: ``ENGRAM_EMBED_ONNX_DIR``).
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 def export(out: Path, model_name: str) -> list[Path]:
     """Write the export into a scratch directory beside ``out``, then move each file into place
     whole, the tokenizer last: a process that finds ``model.onnx`` and ``tokenizer.json`` there
-    (``engram.adapters.embedder.onnx_export_in``) finds a finished export, never half of one."""
+    (``engram.adapters.embedders.sentence_transformers.onnx_export_in``) finds a finished export, never half of one."""
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out, prefix=".export-") as work:
         made = _export(Path(work), model_name)
@@ -34,7 +34,7 @@ def _export(out: Path, model_name: str) -> list[Path]:
     from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import AutoModel
 
-    from engram.adapters.embedder import model_path
+    from engram.adapters.embedders.sentence_transformers import model_path
 
     source = Path(model_path(model_name))
     bert = AutoModel.from_pretrained(source).eval()
@@ -64,7 +64,7 @@ def _export(out: Path, model_name: str) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from engram.adapters.embedder import DEFAULT_MODEL
+    from engram.adapters.embedders.sentence_transformers import DEFAULT_MODEL
     from engram.config import get_settings
 
     parser = argparse.ArgumentParser(prog="python -m local.onnx.export", description=__doc__.split("\n")[0])

@@ -52,7 +52,7 @@ def ensure_data_format(deps, s3, archive_bucket: str | None = None) -> dict | No
 
 
 def wipe(deps, s3, archive_bucket: str | None = None) -> dict:
-    from engram.adapters.episode_index import concrete_indices
+    from engram.adapters.opensearch.episode_index import concrete_indices
 
     clients = deps.clients
     out: dict = {"redis": bool(clients.redis.flushdb())}

@@ -212,7 +212,7 @@ def embed_onnx_dir() -> str:
     it is, while the layer's own default (``.run/onnx`` beside the package) does not exist where
     LocalStack unpacks the layer. Given even before an export exists: ``auto`` embeds on torch
     until one is there, and on onnxruntime in every process started after."""
-    from engram.adapters.embedder import onnx_export_in
+    from engram.adapters.embedders.sentence_transformers import onnx_export_in
     from engram.config import Settings
 
     path = str(Path(Settings().embed_onnx_dir).resolve())  # a fresh Settings: the cached one is for the stores

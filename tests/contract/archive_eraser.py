@@ -7,7 +7,7 @@ import io
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from engram.domain.archive import object_key, shard_of, user_pseudonym
+from engram.domain.lifecycle.archive import object_key, shard_of, user_pseudonym
 from engram.domain.model import Scope
 
 from ._base import Contract, far_day

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
-from engram.domain.archive import Held, shard_of, task_row_key, turn_row_key
-from engram.domain.tasks import TaskStatus
+from engram.domain.lifecycle.archive import Held, shard_of, task_row_key, turn_row_key
+from engram.domain.working.tasks import TaskStatus
 
 from ._base import Contract, at, far_day, turn
 

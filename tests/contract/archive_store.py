@@ -9,8 +9,8 @@ from datetime import timedelta
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from engram.adapters.parquet import parquet_bytes, to_table
-from engram.domain.archive import manifest_key, object_key, partition_dir, sha256_hex
+from engram.adapters.aws.parquet import parquet_bytes, to_table
+from engram.domain.lifecycle.archive import manifest_key, object_key, partition_dir, sha256_hex
 
 from ._base import Contract, at, far_day, new_tenant
 

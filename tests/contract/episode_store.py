@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engram.adapters.episode_store import NOT_RECALLED
+from engram.adapters.opensearch.episode_store import NOT_RECALLED
 
 from ._base import Contract, at, far_day
 

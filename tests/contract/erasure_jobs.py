@@ -7,11 +7,11 @@ from datetime import date, timedelta
 
 import pytest
 
-from engram.domain.archive import Held
 from engram.domain.keys import encode_parts, erasure_user_ref
+from engram.domain.lifecycle.archive import Held
 from engram.domain.model import Scope
 from engram.domain.records import AuditEntry
-from engram.domain.tasks import TaskStatus
+from engram.domain.working.tasks import TaskStatus
 from engram.errors import Conflict, NotFound
 
 from ._base import Contract, at, new_tenant, turn

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from engram.adapters.key_store import EnvelopeKeyStore
-from engram.domain import crypto
+from engram.adapters.postgres.key_store import EnvelopeKeyStore
+from engram.domain.privacy import crypto
 from engram.errors import Conflict, DecryptionFailed, KeyDestroyed
 
 from ._base import Contract

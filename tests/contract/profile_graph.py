@@ -8,8 +8,8 @@ import pytest
 
 from engram.domain.model import Predicate as P
 from engram.domain.model import TrustSource as Src
+from engram.domain.profile.trust import reinforce
 from engram.domain.records import Fact
-from engram.domain.trust import reinforce
 from engram.errors import NotFound
 
 from ._base import Contract

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engram.domain.tasks import TaskStatus as S
+from engram.domain.working.tasks import TaskStatus as S
 from engram.errors import Conflict
 
 from ._base import Contract

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from engram.domain.archive import shard_of
+from engram.domain.lifecycle.archive import shard_of
 from engram.domain.model import Scope
 from engram.domain.records import UserState
 

@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engram.domain import metrics as m
+from engram.domain.recall import metrics as m
 from local.stackctl.deploy import STACK_NAME, STORE_DEFAULTS, client, load_template
 from local.stackctl.monitoring import serves_cloudwatch
 from local.stackctl.services.localstack import LocalStack

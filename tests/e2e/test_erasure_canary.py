@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engram.api.app import create_app
-from engram.domain.archive import manifest_key, partition_dir
+from engram.domain.lifecycle.archive import manifest_key, partition_dir
 from engram.domain.model import Scope
 from engram.service.archival import archive_day
 from tests import raw_scan

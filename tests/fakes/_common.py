@@ -63,7 +63,7 @@ class UserRows:
     """Rows keyed by (tenant, user_id), for the fakes of PostgreSQL tables.
 
     ``erase_user_rows`` and ``user_rows`` are what the fake erasure store reads: the table
-    names are the real ones (``adapters.erasure_store.USER_TABLES``)."""
+    names are the real ones (``adapters.postgres.erasure_store.USER_TABLES``)."""
 
     table = ""
     time_column: str | None = None   # a hypertable's time column: its rows fill one-day chunks

@@ -1,5 +1,5 @@
 """The archive fakes: ``InMemoryArchiveStore`` (an Object-Lock bucket of Parquet objects, read
-back like ``adapters.archive_store``'s pruned dataset scan), ``InMemoryArchiveSource`` (the
+back like ``adapters.aws.archive_store``'s pruned dataset scan), ``InMemoryArchiveSource`` (the
 Postgres side of archival over the fake turn log and task store) and ``InMemoryArchiveEraser``
 (the erasure saga's view of the bucket)."""
 
@@ -12,10 +12,10 @@ from datetime import date
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from engram.adapters.archive_store import _matching
-from engram.adapters.parquet import PARTITIONS, SCHEMAS, read_parquet
+from engram.adapters.aws.archive_store import _matching
+from engram.adapters.aws.parquet import PARTITIONS, SCHEMAS, read_parquet
 from engram.config import Settings
-from engram.domain.archive import (
+from engram.domain.lifecycle.archive import (
     ROOT,
     Held,
     LiveRow,

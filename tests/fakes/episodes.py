@@ -1,4 +1,4 @@
-"""InMemoryEpisodeStore: typed events as ``adapters.episode_store`` keeps them in OpenSearch.
+"""InMemoryEpisodeStore: typed events as ``adapters.opensearch.episode_store`` keeps them in OpenSearch.
 
 Tiers are ``EpisodeStore.scope_filter``'s: ``hot`` hides evicted and archived events,
 ``retrievable`` hides archived ones, ``all`` hides nothing. Dense scores are Lucene's cosinesimil
@@ -18,11 +18,11 @@ from datetime import datetime
 
 import numpy as np
 
-from engram.adapters.episode_store import NOT_RECALLED, EpisodeStore
-from engram.domain.cleaning import format_timestamp
+from engram.adapters.opensearch.episode_store import NOT_RECALLED, EpisodeStore
+from engram.domain.ingest.sanitise import format_timestamp
 from engram.domain.keys import episode_doc_id
-from engram.domain.lexical import is_cjk
 from engram.domain.model import Scope
+from engram.domain.recall.lexical import is_cjk
 from engram.domain.records import EpisodeDoc
 
 from ._common import clone, parse_ts, serialized, utcnow

@@ -1,11 +1,11 @@
 """InMemoryErasureJobs: the erasure saga's job records and the user's relational rows, over the
-other fakes' data (what ``adapters.erasure_store`` does over PostgreSQL)."""
+other fakes' data (what ``adapters.postgres.erasure_store`` does over PostgreSQL)."""
 
 from __future__ import annotations
 
 import uuid
 
-from engram.adapters.erasure_store import KEY_TABLE, USER_TABLES
+from engram.adapters.postgres.erasure_store import KEY_TABLE, USER_TABLES
 from engram.domain.keys import erasure_user_ref
 from engram.domain.model import Scope
 from engram.errors import Conflict, NotFound

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from engram.adapters.llm import parse_llm_output
-from engram.domain.metrics import Metric
 from engram.domain.model import Extraction, Turn
+from engram.domain.recall.metrics import Metric
 from engram.errors import StoreUnavailable
 
 _WORD = re.compile(r"\w+", re.UNICODE)

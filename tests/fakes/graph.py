@@ -1,9 +1,9 @@
-"""InMemoryProfileGraph: the bi-temporal profile as ``adapters.profile_graph`` keeps it in Neo4j.
+"""InMemoryProfileGraph: the bi-temporal profile as ``adapters.neo4j.profile_graph`` keeps it in Neo4j.
 
 User nodes per tenant and user, object nodes per tenant (Person nodes per user) under the same
 keys as the adapter's (``domain.keys``: a user's Person nodes are those under its prefix), edges
 with the same properties. What a fact does to existing edges is the same plan the adapter
-applies (``domain.belief_plan.plan_fact_write``): this fake only reads the candidates and writes it.
+applies (``domain.profile.belief_plan.plan_fact_write``): this fake only reads the candidates and writes it.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import uuid
 from collections.abc import Collection
 from datetime import datetime
 
-from engram.domain.belief_plan import BeliefPlan, candidate_reads, plan_fact_write
 from engram.domain.keys import object_node_key, person_key_prefix, user_node_key
 from engram.domain.model import PREDICATES, Predicate, Scope
+from engram.domain.profile.belief_plan import BeliefPlan, candidate_reads, plan_fact_write
 from engram.domain.records import Fact
 from engram.errors import NotFound
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-from engram.adapters.key_store import EnvelopeKeyStore
+from engram.adapters.postgres.key_store import EnvelopeKeyStore
 from engram.config import Settings
 from engram.domain.model import Scope
 from engram.errors import Conflict, EngramError

@@ -12,11 +12,11 @@ from contextlib import contextmanager
 from datetime import timedelta
 from itertools import count
 
-from engram.adapters.idempotency import EXPIRES, STALE
-from engram.domain.archive import shard_of
-from engram.domain.cleaning import validate_id
-from engram.domain.consent import decide_consent
+from engram.adapters.postgres.idempotency import EXPIRES, STALE
+from engram.domain.ingest.sanitise import validate_id
+from engram.domain.lifecycle.archive import shard_of
 from engram.domain.model import Scope, Turn
+from engram.domain.privacy.consent import decide_consent
 from engram.domain.records import AuditEntry, DeviceLink, UserState
 from engram.errors import Conflict, Unauthorized, Unprocessable
 

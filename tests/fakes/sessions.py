@@ -1,4 +1,4 @@
-"""InMemorySessionStore: working memory as ``adapters.session_store`` keeps it in Redis.
+"""InMemorySessionStore: working memory as ``adapters.redis.session_store`` keeps it in Redis.
 
 Per session: the turns by message id (ordered by client time, newest ``max_turns`` kept), the
 fields with their version, and the kept snapshots (newest first). Every write refreshes the
@@ -16,12 +16,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engram.adapters.session_store import FRESH_KEPT
+from engram.adapters.redis.session_store import FRESH_KEPT
 from engram.config import Settings
 from engram.domain.keys import fresh_episodes_key, session_index_key, session_key, session_prefix
 from engram.domain.model import Scope, Turn
 from engram.domain.records import SessionContext, SessionRef
-from engram.domain.sessions import snapshot_to_restore
+from engram.domain.working.sessions import snapshot_to_restore
 
 from ._common import serialized
 

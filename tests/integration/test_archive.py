@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engram.domain.archive import manifest_key, partition_dir, shard_of
+from engram.domain.lifecycle.archive import manifest_key, partition_dir, shard_of
 from engram.domain.model import Scope
 from tests.integration.stepfunctions import aws, run_execution, scheduled_target
 

@@ -14,9 +14,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from engram.domain.archive import shard_of
+from engram.domain.lifecycle.archive import shard_of
 from engram.domain.model import Scope
-from engram.domain.tasks import TaskStatus
+from engram.domain.working.tasks import TaskStatus
 from engram.service.archival import archive_day, archived_turns
 from engram.service.forgetting import run_forgetting
 from engram.service.retention import apply_retention

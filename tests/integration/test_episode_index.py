@@ -10,8 +10,8 @@ import uuid
 import numpy as np
 import pytest
 
-from engram.adapters import episode_index
-from engram.adapters.episode_store import EpisodeStore
+from engram.adapters.opensearch import episode_index
+from engram.adapters.opensearch.episode_store import EpisodeStore
 from engram.config import Settings
 from engram.domain.model import Scope
 from tests.contract.episode_store import doc

@@ -9,9 +9,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from engram.adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
-from engram.domain.archive import shard_of
+from engram.adapters.postgres.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
 from engram.domain.keys import erasure_audit_subject
+from engram.domain.lifecycle.archive import shard_of
 from engram.domain.model import Scope
 from engram.errors import KeyDestroyed
 from engram.service.erasure import residue

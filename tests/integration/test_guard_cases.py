@@ -1,6 +1,6 @@
 """The guard on short memories, as a new user's would be: a few dozen things said, questions
 asked about them in other words (English and Chinese), and questions about what was never said.
-Real stores and the configured embedder: the thresholds in ``domain.fusion.HYBRID`` are held to
+Real stores and the configured embedder: the thresholds in ``domain.recall.fusion.HYBRID`` are held to
 these cases as well as to LoCoMo's long conversations."""
 
 from __future__ import annotations

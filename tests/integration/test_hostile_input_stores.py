@@ -8,10 +8,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engram.domain.lexical import query_terms
 from engram.domain.limits import text_problem
 from engram.domain.model import Scope
-from engram.domain.query import lexical_text
+from engram.domain.recall.lexical import query_terms
+from engram.domain.recall.query import lexical_text
 from engram.domain.records import SessionRef
 from tests.hostile import SESSION, assert_answered, assert_user_still_works, corpus, seed, send
 
@@ -42,7 +42,7 @@ def test_nan_written_straight_into_redis_still_reads(app_client, deps, make_tena
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_no_query_makes_the_lexical_search_fail(deps, text):
     """OpenSearch refuses a query of more than 1024 clauses: whatever the query's script, the
-    search reads few enough of its tokens (``domain.query.lexical_text``)."""
+    search reads few enough of its tokens (``domain.recall.query.lexical_text``)."""
     assume(not text_problem(text))
     # as a recall asks it: with the question's terms counted in the same round trip
     deps.episodes.lexical(Scope("fuzz-tenant", "u1"), lexical_text(text), 10, count_terms=list(query_terms(text)))

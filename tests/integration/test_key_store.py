@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 
-from engram.adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
+from engram.adapters.postgres.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
 from engram.domain.model import Scope
 from engram.errors import DecryptionFailed, KeyDestroyed
 

@@ -212,7 +212,7 @@ def test_the_neo4j_login_comes_from_the_secret(deps, secrets):
 
 
 def test_archived_objects_carry_the_configured_lock_mode(deps):
-    from engram.adapters.archive_store import ArchiveStore
+    from engram.adapters.aws.archive_store import ArchiveStore
 
     store = ArchiveStore(deps.clients, deps.settings.model_copy(update={"archive_lock_mode": "GOVERNANCE",
                                                                         "archive_lock_days": 2}))

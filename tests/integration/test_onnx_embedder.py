@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engram.adapters.embedder import SentenceEmbedder, onnx_export_in
-from engram.adapters.onnx_embedder import MAX_TOKENS, OnnxEmbedder
+from engram.adapters.embedders.onnx import MAX_TOKENS, OnnxEmbedder
+from engram.adapters.embedders.sentence_transformers import SentenceEmbedder, onnx_export_in
 from engram.config import Settings
 from local.bench import corpus
 from tests.contract.embedder import EmbedderContract

@@ -6,7 +6,7 @@ import pytest
 
 from engram.domain.model import Scope
 from engram.domain.records import AuditEntry
-from engram.domain.tasks import TaskStatus
+from engram.domain.working.tasks import TaskStatus
 from engram.errors import Conflict, Unprocessable
 
 pytestmark = pytest.mark.stack

@@ -1,6 +1,6 @@
 """Reinforcements of one edge at once, on the real Neo4j adapter: the plan decides confidence and
 source from what it read, but the statement's message ids are merged into the edge as it stands
-when written (``domain.belief_plan.Reinforce``), so no writer loses another's ids and a retry of
+when written (``domain.profile.belief_plan.Reinforce``), so no writer loses another's ids and a retry of
 any of them is recognised as already heard."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@ import uuid
 
 import pytest
 
-from engram.domain.cleaning import clean_turn
+from engram.domain.ingest.sanitise import clean_turn
 from engram.domain.keys import session_key
 from engram.domain.model import Scope
 from engram.domain.records import SessionRef

@@ -1,6 +1,6 @@
 """template.yaml's alarms, dashboard and tracing watch what the code does.
 
-Every alarm and every dashboard metric is one the functions emit (``engram.domain.metrics``: the
+Every alarm and every dashboard metric is one the functions emit (``engram.domain.recall.metrics``: the
 same names, the namespace and ``service`` dimension Powertools gets from Globals), every metric
 the seeds ask to watch has its alarm, every alarm notifies the alert topic on ALARM and on OK, and
 X-Ray is on from API Gateway through every function and state machine.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engram.domain import metrics as m
+from engram.domain.recall import metrics as m
 from local.stackctl.deploy import load_template
 from local.stackctl.monitoring import without_cloudwatch
 

@@ -6,8 +6,8 @@ from datetime import UTC, date, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain import forgetting as rules
-from engram.domain.archive import (
+from engram.domain.lifecycle import forgetting as rules
+from engram.domain.lifecycle.archive import (
     build_manifest,
     event_row_key,
     manifest_bytes,
@@ -17,7 +17,7 @@ from engram.domain.archive import (
     shard_of,
     verification_failures,
 )
-from engram.domain.lexical import repeats_wording
+from engram.domain.recall.lexical import repeats_wording
 
 
 def test_keys_are_hive_partitions_and_manifest_names_the_day():

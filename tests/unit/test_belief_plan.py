@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.domain.belief_plan import BeliefPlan, Close, Reinforce, candidate_reads, plan_fact_write
 from engram.domain.model import PREDICATES
 from engram.domain.model import Predicate as P
 from engram.domain.model import TrustSource as Src
+from engram.domain.profile.belief_plan import BeliefPlan, Close, Reinforce, candidate_reads, plan_fact_write
+from engram.domain.profile.trust import TRUST_WEIGHTS, reinforce
 from engram.domain.records import Fact
-from engram.domain.trust import TRUST_WEIGHTS, reinforce
 
 T0 = datetime(2026, 4, 1, 8, 0, tzinfo=UTC)
 NOW = T0 + timedelta(days=10)
@@ -282,7 +282,7 @@ RULE_PIECES = {"already_heard", "reinforce_edge", "resolve_contradictions", "clo
                "states_an_end", "reinforce"}
 
 
-@pytest.mark.parametrize("store", ["layers/engram/engram/adapters/profile_graph.py", "tests/fakes/graph.py"])
+@pytest.mark.parametrize("store", ["layers/engram/engram/adapters/neo4j/profile_graph.py", "tests/fakes/graph.py"])
 def test_the_stores_apply_the_plan_and_hold_none_of_the_rule(store):
     imported = {alias.name for node in ast.walk(ast.parse((ROOT / store).read_text()))
                 if isinstance(node, ast.ImportFrom) for alias in node.names}

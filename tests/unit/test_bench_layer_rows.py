@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from engram.domain.keys import object_node_key, person_key_prefix, user_node_key
 from engram.domain.model import PREDICATES, Predicate, Scope
-from engram.domain.tasks import TaskStatus
+from engram.domain.working.tasks import TaskStatus
 from engram.service.ingest.route import task_id_for
 from engram.service.privacy import protect_fact, reveal_item
 from local.bench.layer_rows import event_counts, graph_rows, profile_facts, task_rows, user_id

@@ -9,9 +9,9 @@ import os
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.domain import crypto
-from engram.domain.blind_index import MAX_TERMS, index_terms
-from engram.domain.crypto import DataKey
+from engram.domain.privacy import crypto
+from engram.domain.privacy.blind_index import MAX_TERMS, index_terms
+from engram.domain.privacy.crypto import DataKey
 
 
 def key() -> DataKey:

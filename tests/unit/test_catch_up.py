@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engram.domain.ingest.pending import MAX_ATTEMPTS, retry_after
 from engram.domain.model import Scope
-from engram.domain.pending import MAX_ATTEMPTS, retry_after
 from engram.service.ingest.catch_up import catch_up, record_backlog, replay
 from engram.service.profile import profile
 from engram.service.recall import RecallRequest, recall

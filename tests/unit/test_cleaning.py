@@ -2,7 +2,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.cleaning import ASSISTANT_CAP, TRUNCATION_MARKER, clean_turn, order_turns, parse_timestamp
+from engram.domain.ingest.sanitise import ASSISTANT_CAP, TRUNCATION_MARKER, clean_turn, order_turns, parse_timestamp
 from engram.errors import PayloadTooLarge, ValidationFailed
 
 

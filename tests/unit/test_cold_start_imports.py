@@ -30,10 +30,10 @@ def test_the_app_and_its_stores_are_built_without_the_heavy_libraries():
 
 def test_the_deferred_libraries_are_there_when_asked_for():
     # The other half: what was deferred is imported where it is used, so it still works.
-    code = ("import sys; from engram.adapters import parquet; parquet.to_table('tasks', []); "
+    code = ("import sys; from engram.adapters.aws import parquet; parquet.to_table('tasks', []); "
             "assert 'pyarrow' in sys.modules and parquet.SCHEMAS['tasks'].names[0] == 'tenant'; "
             "assert parquet.PARTITIONS.names == ['year', 'month', 'day', 'shard']; "
-            "from engram.adapters.profile_graph import _dropped; import neo4j.exceptions as e; "
+            "from engram.adapters.neo4j.profile_graph import _dropped; import neo4j.exceptions as e; "
             "assert _dropped() == (e.ServiceUnavailable, e.SessionExpired)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -12,7 +12,7 @@ import pytest
 from botocore.exceptions import ClientError
 from psycopg.conninfo import conninfo_to_dict
 
-from engram.adapters.archive_store import ArchiveStore
+from engram.adapters.aws.archive_store import ArchiveStore
 from engram.adapters.clients import Clients, postgres_conninfo
 from engram.config import Settings
 from engram.errors import StoreUnavailable

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from engram.domain import crypto
-from engram.domain.crypto import DataKey
+from engram.domain.privacy import crypto
+from engram.domain.privacy.crypto import DataKey
 from engram.errors import DecryptionFailed
 
 KEY = DataKey(b"k" * 8, os.urandom(32))

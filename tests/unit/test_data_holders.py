@@ -19,8 +19,8 @@ from engram import ports
 from engram.api.schemas import ExportDocument
 from engram.bootstrap import user_data_holders
 from engram.dependencies import Dependencies
-from engram.domain.consent import Permissions
 from engram.domain.model import Scope
+from engram.domain.privacy.consent import Permissions
 from engram.domain.records import SessionRef
 from engram.errors import StoreUnavailable
 from engram.service import erasure

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engram.adapters.embedder import embedder_for
+from engram.adapters.embedders.sentence_transformers import embedder_for
 from local.stackctl.deploy import embed_onnx_dir, load_template
 from tests.unit.support import client_for
 

@@ -1,6 +1,6 @@
-"""Which embedder ``ENGRAM_EMBED_BACKEND`` gives (``adapters.embedder.embedder_for``): "auto", the
-default, is MiniLM on onnxruntime when its export is complete in ``ENGRAM_EMBED_ONNX_DIR`` and on
-sentence-transformers otherwise. Choosing loads nothing: no model, no torch, no onnxruntime."""
+"""Which embedder ``ENGRAM_EMBED_BACKEND`` gives (``adapters.embedders.sentence_transformers.embedder_for``):
+"auto", the default, is MiniLM on onnxruntime when its export is complete in ``ENGRAM_EMBED_ONNX_DIR``
+and on sentence-transformers otherwise. Choosing loads nothing: no model, no torch, no onnxruntime."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from engram.adapters.e5_embedder import E5Embedder
-from engram.adapters.embedder import SentenceEmbedder, embedder_for
-from engram.adapters.onnx_embedder import OnnxEmbedder
+from engram.adapters.embedders.e5 import E5Embedder
+from engram.adapters.embedders.onnx import OnnxEmbedder
+from engram.adapters.embedders.sentence_transformers import SentenceEmbedder, embedder_for
 from engram.config import Settings
 
 needs_onnxruntime = pytest.mark.skipif(importlib.util.find_spec("onnxruntime") is None,
@@ -56,7 +56,7 @@ def test_an_explicit_backend_is_kept(exported):
 
 
 def test_choosing_loads_no_model_runtime(exported):
-    code = ("import sys; from engram.adapters.embedder import embedder_for; "
+    code = ("import sys; from engram.adapters.embedders.sentence_transformers import embedder_for; "
             f"embedder_for('all-MiniLM-L6-v2', 'auto', {str(exported)!r}); "
             "embedder_for('all-MiniLM-L6-v2', 'torch', None); "
             "print(sorted(m for m in ('torch', 'sentence_transformers', 'onnxruntime') if m in sys.modules))")

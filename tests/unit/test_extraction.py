@@ -2,9 +2,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.cleaning import clean_turn
-from engram.domain.cleansing import TENTATIVE_WEIGHT, cleanse, resolve_relative_time
 from engram.domain.extraction import extract_event, extract_facts
+from engram.domain.ingest.sanitise import clean_turn
+from engram.domain.ingest.tagging import TENTATIVE_WEIGHT, cleanse, resolve_relative_time
 from engram.domain.model import EventType, Predicate, resolve_predicate
 
 TS = "2026-05-14T09:00:00+00:00"

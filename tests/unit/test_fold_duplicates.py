@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.lexical import repeats_wording
+from engram.domain.recall.lexical import repeats_wording
 from engram.service.ingest.route import MERGE_SCORE, _fold_duplicates
 
 STORED = [{"event_id": f"ev-s{i}", "message_ids": [f"s{i}"], "confidence": 0.6, "merged_count": 1,

@@ -10,12 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from engram.domain.cues import names_in
-from engram.domain.fusion import HYBRID, RecallItem, best_cosine, counted_records, record_candidates
-from engram.domain.lexical import TopicWords, background_names, topic_words, what_is_asked
-from engram.domain.query import analyse
+from engram.domain.recall.cues import names_in
+from engram.domain.recall.fusion import HYBRID, RecallItem, best_cosine, counted_records, record_candidates
+from engram.domain.recall.lexical import TopicWords, background_names, topic_words, what_is_asked
+from engram.domain.recall.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, run_in_process
-from engram.service.recall.layers import heard_events
+from engram.service.recall.readers import heard_events
 from tests.unit.support import say
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

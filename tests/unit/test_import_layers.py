@@ -154,7 +154,7 @@ def test_the_domain_imports_only_the_domain_and_errors():
 
 # The archive's Parquet files are written and read by the archival use case itself: the format is
 # an adapter's (pyarrow, loaded on first use), the store it goes to is behind ``ArchiveStore``.
-SERVICE_USES = ("engram.adapters.parquet",)
+SERVICE_USES = ("engram.adapters.aws.parquet",)
 
 
 @pytest.mark.parametrize(("layer", "may_import"), [

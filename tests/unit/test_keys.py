@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.adapters.key_store import encryption_context
+from engram.adapters.postgres.key_store import encryption_context
 from engram.domain import keys
-from engram.domain.archive import task_row_key, turn_row_key
-from engram.domain.crypto import associated_data
+from engram.domain.lifecycle.archive import task_row_key, turn_row_key
 from engram.domain.model import NodeLabel, Scope
+from engram.domain.privacy.crypto import associated_data
 from engram.domain.records import SessionRef
 from tests.unit.lookalikes import SCOPE_ALPHABET, distinct_pairs, id_text, refs
 
@@ -153,7 +153,7 @@ def test_object_names_are_normalised_before_keying():
 
 
 def test_the_erasure_audit_subject_is_no_valid_user_id():
-    from engram.domain.cleaning import ID_PATTERN
+    from engram.domain.ingest.sanitise import ID_PATTERN
 
     assert not ID_PATTERN.match(keys.erasure_audit_subject("er-0123"))
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.lexical import (
+from engram.domain.recall.lexical import (
     Tokens,
     background_names,
     bm25,

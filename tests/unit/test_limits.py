@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.domain.cleaning import clean_turn, parse_timestamp, to_utc
-from engram.domain.cleansing import UNRESOLVED_TAG, cleanse, resolve_relative_time
+from engram.domain.ingest.sanitise import clean_turn, parse_timestamp, to_utc
+from engram.domain.ingest.tagging import UNRESOLVED_TAG, cleanse, resolve_relative_time
 from engram.domain.limits import (
     EPOCH_MS_MAX,
     EPOCH_MS_MIN,
@@ -25,8 +25,8 @@ from engram.domain.limits import (
     text_problem,
 )
 from engram.domain.model import EventType, Extraction
-from engram.domain.query import _ANALYSED_TOKEN, MAX_LEXICAL_TOKENS, analyse, expand_with_session, lexical_text
-from engram.domain.sessions import merge_fields, merged_fields_problem
+from engram.domain.recall.query import _ANALYSED_TOKEN, MAX_LEXICAL_TOKENS, analyse, expand_with_session, lexical_text
+from engram.domain.working.sessions import merge_fields, merged_fields_problem
 from engram.errors import ValidationFailed
 
 IN_RANGE = st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2199, 12, 31, 23, 59),

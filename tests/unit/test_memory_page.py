@@ -17,12 +17,12 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engram.adapters.link_secret import ConfiguredLinkSecret
+from engram.adapters.aws.link_secret import ConfiguredLinkSecret
 from engram.api.app import create_app
 from engram.api.page_html import CSS_HASH, PREDICATES_ZH
 from engram.config import Settings
-from engram.domain import page_links
 from engram.domain.model import Predicate, Scope, TrustSource
+from engram.domain.privacy import page_links
 from engram.domain.records import Fact
 from engram.errors import StoreUnavailable
 from tests.unit.support import body, client_for, message

@@ -7,7 +7,7 @@ import neo4j
 import pytest
 from neo4j.exceptions import ServiceUnavailable, SessionExpired
 
-from engram.adapters.profile_graph import ProfileGraph
+from engram.adapters.neo4j.profile_graph import ProfileGraph
 from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.query import analyse
+from engram.domain.recall.query import analyse
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import say
 

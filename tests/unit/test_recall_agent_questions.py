@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.cues import is_memory_question, own_names
 from engram.domain.model import Predicate
-from engram.domain.query import analyse
+from engram.domain.recall.cues import is_memory_question, own_names
+from engram.domain.recall.query import analyse
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import failing, say, slow
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.cues import asks_what_assistant_said, is_memory_question, names_in
-from engram.domain.fusion import (
+from engram.domain.recall.cues import asks_what_assistant_said, is_memory_question, names_in
+from engram.domain.recall.fusion import (
     RecallItem,
     across_languages,
     background_cosine,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from engram.domain.cues import without_names
-from engram.domain.fusion import HYBRID
-from engram.domain.query import analyse
-from engram.service.recall.layers import read_episodes
+from engram.domain.recall.cues import without_names
+from engram.domain.recall.fusion import HYBRID
+from engram.domain.recall.query import analyse
+from engram.service.recall.readers import read_episodes
 from tests.unit.support import T0, say
 
 

@@ -6,8 +6,8 @@ from datetime import timedelta
 
 import pytest
 
-from engram.domain.fusion import lateness_of
-from engram.domain.query import analyse
+from engram.domain.recall.fusion import lateness_of
+from engram.domain.recall.query import analyse
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import T0, body, message, run_ingest
 

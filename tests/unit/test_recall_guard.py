@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.cues import is_memory_question, names_in, topic_of
-from engram.domain.fusion import HYBRID, NO_RECORD_BLOCK
-from engram.domain.query import analyse
+from engram.domain.recall.cues import is_memory_question, names_in, topic_of
+from engram.domain.recall.fusion import HYBRID, NO_RECORD_BLOCK
+from engram.domain.recall.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, StepResult, run_in_process
-from engram.service.recall.layers import read_episodes
+from engram.service.recall.readers import read_episodes
 from tests.unit.support import failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""What a recall reports to monitoring (engram.domain.metrics), on the fakes: the datapoints of a
+"""What a recall reports to monitoring (engram.domain.recall.metrics), on the fakes: the datapoints of a
 healthy and of a degraded answer, of a failed recall and of a refused one, through both runners;
 and the EMF document the Lambda sink turns them into (namespace, service dimension, units) - the
 metrics the alarms in template.yaml watch."""
@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from aws_lambda_powertools import Metrics
 
-from engram.adapters.emf_metrics import DiscardedMetrics, EmfMetrics, metrics_sink
-from engram.domain import metrics as m
+from engram.adapters.aws.emf_metrics import DiscardedMetrics, EmfMetrics, metrics_sink
+from engram.domain.recall import metrics as m
 from engram.domain.records import SessionRef
 from engram.errors import StoreUnavailable, ValidationFailed
 from engram.service.recall import RecallRequest, recall, run_step

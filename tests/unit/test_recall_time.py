@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from engram.domain.fusion import RecallItem, context_block
+from engram.domain.recall.fusion import RecallItem, context_block
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import say
 

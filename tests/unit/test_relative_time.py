@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.relative_time import resolve_relative_time
+from engram.domain.ingest.relative_time import resolve_relative_time
 
 SAID = datetime(2026, 5, 20, 14, 30, tzinfo=UTC)  # a Wednesday
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engram.domain.relative_time import _ANY_RULE, _RULES
+from engram.domain.ingest.relative_time import _ANY_RULE, _RULES
 
 PIECES = ["next week", "last Friday", "in two days", "3 days ago", "the day before yesterday", "tomorrow",
           "上周五", "下个月", "三天前", "两周后", "昨天", "去年", "一马月", "以前天", "Tomorrow", "NEXT MONTH",

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from engram.domain import crypto
-from engram.domain.archive import manifest_key, object_key, shard_of, user_pseudonym
+from engram.domain.lifecycle.archive import manifest_key, object_key, shard_of, user_pseudonym
+from engram.domain.privacy import crypto
 from engram.errors import ArchiveVerificationFailed, KeyDestroyed, ValidationFailed
 from engram.service.archival import (
     archive_day,

@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
-from engram.domain import crypto
-from engram.domain.archive import TYPE_WIDTH, manifest_key, unpad_type, user_pseudonym
+from engram.domain.lifecycle.archive import TYPE_WIDTH, manifest_key, unpad_type, user_pseudonym
 from engram.domain.model import Scope
+from engram.domain.privacy import crypto
 from engram.service import erasure
 from engram.service.archival import archive_day, archived_turns
 from engram.service.archive_rows import PURPOSE

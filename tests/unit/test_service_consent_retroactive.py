@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engram.api.app import create_app
-from engram.domain import crypto
-from engram.domain.consent import Permissions
 from engram.domain.model import Scope
+from engram.domain.privacy import crypto
+from engram.domain.privacy.consent import Permissions
 from engram.service.ingest import plan as ingestion
 from engram.service.tasks import record_task_event
 from engram.service.users import set_consent

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engram.domain import crypto
+from engram.domain.privacy import crypto
 from engram.errors import Conflict, PayloadTooLarge, StoreUnavailable, Unprocessable, ValidationFailed
 from engram.service.ingest import INGEST_CHAIN
 from engram.service.ingest.catch_up import catch_up

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain import crypto
 from engram.domain.model import Predicate, Role, TrustSource, Turn
+from engram.domain.privacy import crypto
 from engram.domain.records import Fact
 from engram.service.export import export_document
 from engram.service.privacy import REDACTED, protect_fact, reveal_item, reveal_turn, seal_turns

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
+from engram.domain.recall.fusion import MAX_K, NO_RECORD_BLOCK, RecallItem
 from engram.domain.records import SessionRef
 from engram.runtime import FairAdmission, StepLatency
 from engram.service.recall import RECALL_PLAN, RecallRequest, StepResult, recall, run_in_process, run_step

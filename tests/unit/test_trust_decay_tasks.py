@@ -2,10 +2,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engram.domain.decay import decay_confidence, needs_confirmation
+from engram.domain.lifecycle.decay import decay_confidence, needs_confirmation
 from engram.domain.model import TrustSource
-from engram.domain.tasks import TaskStatus, check_transition
-from engram.domain.trust import Claim, counter_evidence, reinforce, resolve_conflict, smooth_feedback
+from engram.domain.profile.trust import Claim, counter_evidence, reinforce, resolve_conflict, smooth_feedback
+from engram.domain.working.tasks import TaskStatus, check_transition
 from engram.errors import Conflict
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)

@@ -31,30 +31,30 @@ def user_data_holders(deps: Dependencies) -> DataHolders:
 
 def build(settings: Settings | None = None, **overrides) -> Dependencies:
     """The real adapters for ``settings``; any part given in ``overrides`` is used instead."""
-    from .adapters.archive_erasure import ArchiveEraser
-    from .adapters.archive_source import ArchiveSource
-    from .adapters.archive_store import ArchiveStore
-    from .adapters.audit_log import AuditLog
+    from .adapters.aws.archive_erasure import ArchiveEraser
+    from .adapters.aws.archive_store import ArchiveStore
+    from .adapters.aws.emf_metrics import metrics_sink
+    from .adapters.aws.export_store import S3ExportStore
+    from .adapters.aws.link_secret import ConfiguredLinkSecret
+    from .adapters.aws.workflows import EventBridgeAlerts, StepFunctionsGateway
     from .adapters.clients import Clients
-    from .adapters.embedder import embedder_for
-    from .adapters.emf_metrics import metrics_sink
-    from .adapters.episode_store import EpisodeStore
-    from .adapters.erasure_store import ErasureStore
-    from .adapters.export_store import S3ExportStore
-    from .adapters.idempotency import IdempotencyStore
-    from .adapters.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
-    from .adapters.link_secret import ConfiguredLinkSecret
+    from .adapters.embedders.sentence_transformers import embedder_for
     from .adapters.llm import configured_extractor
-    from .adapters.pattern_store import PatternStore
-    from .adapters.pending_writes import PgPendingWrites
-    from .adapters.profile_graph import ProfileGraph
-    from .adapters.session_store import SessionStore
-    from .adapters.task_store import TaskStore
-    from .adapters.tenant_directory import TenantDirectory
-    from .adapters.turn_log import TurnLog
-    from .adapters.user_registry import UserRegistry
-    from .adapters.workflows import EventBridgeAlerts, StepFunctionsGateway
-    from .adapters.write_fence import PgWriteFence
+    from .adapters.neo4j.profile_graph import ProfileGraph
+    from .adapters.opensearch.episode_store import EpisodeStore
+    from .adapters.postgres.archive_source import ArchiveSource
+    from .adapters.postgres.audit_log import AuditLog
+    from .adapters.postgres.erasure_store import ErasureStore
+    from .adapters.postgres.idempotency import IdempotencyStore
+    from .adapters.postgres.key_store import EnvelopeKeyStore, KmsKeyWrapper, PgWrappedKeys
+    from .adapters.postgres.pattern_store import PatternStore
+    from .adapters.postgres.pending_writes import PgPendingWrites
+    from .adapters.postgres.task_store import TaskStore
+    from .adapters.postgres.tenant_directory import TenantDirectory
+    from .adapters.postgres.turn_log import TurnLog
+    from .adapters.postgres.user_registry import UserRegistry
+    from .adapters.postgres.write_fence import PgWriteFence
+    from .adapters.redis.session_store import SessionStore
     from .runtime import Runtime
     from .service.archive_rows import archive_owner_ids
 

@@ -63,7 +63,7 @@ class Settings(BaseSettings):
     api_public_url: str | None = None
     # Plaintext data keys stay in process memory up to key_cache_ttl_s, but one older than
     # key_recheck_s is checked against its wrapped row before use: a shred in another process is
-    # seen here within key_recheck_s (see adapters.key_store).
+    # seen here within key_recheck_s (see adapters.postgres.key_store).
     key_cache_ttl_s: float = Field(300.0, ge=0)
     key_recheck_s: float = Field(5.0, ge=0)
     key_cache_max: int = Field(1024, ge=1)
@@ -92,7 +92,7 @@ class Settings(BaseSettings):
     # e5 found 0.78 of the evidence in its top 10 against MiniLM's 0.47. Changing it means
     # re-embedding the stored events (``engram.migrate`` does not; the local stack wipes them).
     embed_model: str = "multilingual-e5-small"
-    # "torch": the model's own adapter (adapters.embedder.embedder_for: sentence-transformers for
+    # "torch": the model's own adapter (adapters.embedders.sentence_transformers.embedder_for: sentence-transformers for
     # MiniLM); "onnx": all-MiniLM-L6-v2 on onnxruntime and the tokenizer only (no torch at run
     # time, so the embedding functions fit a zip), from the model exported into embed_onnx_dir by
     # ``python -m local.onnx.export`` (a build step); "onnx-int8": the same, int8-quantised weights;
@@ -115,7 +115,7 @@ class Settings(BaseSettings):
     # once: 32 there (docs/benchmarks.md).
     embed_group: int = Field(8, ge=1, le=100)
     # The alias every request uses; ``engram.migrate`` points it at the physical index of the
-    # current layout (adapters/episode_index.py), copying an older layout's documents over.
+    # current layout (adapters/opensearch/episode_index.py), copying an older layout's documents over.
     episode_index: str = "engram-episodes"
     # Shards of that index (a user's events stay on one: routing by user) and replicas of each.
     # Shards are fixed when the index is made (a change means a new index: ``engram.migrate``
@@ -161,7 +161,7 @@ class Settings(BaseSettings):
     repeat_window_days: int = Field(7, ge=1)
     repeat_factor: float = Field(0.3, gt=0, le=1)
     duplicate_cosine: float = Field(0.95, gt=0, le=1)
-    # The nightly run fans out over this many shards of the users (``domain.archive.shard_of``),
+    # The nightly run fans out over this many shards of the users (``domain.lifecycle.archive.shard_of``),
     # each walked by invocations of at most this many seconds, each handing the next its cursor:
     # no invocation outlasts its function's timeout, whatever the number of users.
     forget_shards: int = Field(4, ge=1, le=256)

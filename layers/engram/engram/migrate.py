@@ -2,7 +2,7 @@
 ``python -m engram.migrate`` with the functions' settings plus the owner's credentials once per
 release, before traffic).
 
-PostgreSQL: ``adapters/schema.sql`` (idempotent DDL and privileges) under an advisory lock, so
+PostgreSQL: ``adapters/postgres/schema.sql`` (idempotent DDL and privileges) under an advisory lock, so
 concurrent runs do not race, applied as the schema owner (``ENGRAM_POSTGRES_OWNER_DSN`` /
 ``ENGRAM_POSTGRES_OWNER_SECRET_ARN``); then the runtime's login (the user of
 ``ENGRAM_POSTGRES_DSN`` / ``ENGRAM_POSTGRES_SECRET_ARN``) is created or given its current password
@@ -75,7 +75,7 @@ def ensure_runtime_login(conn: psycopg.Connection, runtime_conninfo: str) -> str
 
 def migrate_postgres(deps: Dependencies) -> str | None:
     """Apply the schema as the owner and set up the runtime's login; returns the login's name."""
-    ddl = resources.files("engram.adapters").joinpath("schema.sql").read_text()
+    ddl = resources.files("engram.adapters.postgres").joinpath("schema.sql").read_text()
     with owner_connection(deps.clients) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_SCHEMA_LOCK,))
         try:

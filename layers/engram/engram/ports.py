@@ -12,11 +12,11 @@ from contextlib import AbstractContextManager
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .domain.archive import Held
-from .domain.consent import Permissions
-from .domain.crypto import DataKey
-from .domain.metrics import Metric
+from .domain.lifecycle.archive import Held
 from .domain.model import Extraction, Predicate, Scope, Turn
+from .domain.privacy.consent import Permissions
+from .domain.privacy.crypto import DataKey
+from .domain.recall.metrics import Metric
 from .domain.records import (
     AuditEntry,
     DeviceLink,
@@ -28,7 +28,7 @@ from .domain.records import (
     TaskRecord,
     UserState,
 )
-from .domain.tasks import TaskStatus
+from .domain.working.tasks import TaskStatus
 
 if TYPE_CHECKING:  # only the archive reads return its tables: importing it costs every cold start
     import pyarrow as pa
@@ -74,7 +74,7 @@ class EpisodeStore(Protocol):
         ...
     def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
         """The user's retrievable events, and how many of them hold each term: this user's own
-        document frequencies (``domain.lexical``), not the shared index's."""
+        document frequencies (``domain.recall.lexical``), not the shared index's."""
         ...
     def update(self, scope: Scope, event_id: str, fields: dict[str, Any]) -> None: ...
     def get(self, scope: Scope, event_id: str) -> EpisodeDoc | None: ...
@@ -89,7 +89,7 @@ class EpisodeStore(Protocol):
     def lexical(self, scope: Scope, text: str, size: int, *, blind: list[str] | None = None,
                 count_terms: list[str] | None = None) -> tuple[list[EpisodeDoc], int, dict[str, int]]:
         """The user's retrievable events matching ``text`` lexically (a BM25-like ``_score``, as a
-        recall reads them: without ``adapters.episode_store.NOT_RECALLED``; ``blind`` tokens also
+        recall reads them: without ``adapters.opensearch.episode_store.NOT_RECALLED``; ``blind`` tokens also
         match sealed events by their ``blind_terms``), with
         ``term_counts(count_terms)`` in the same round trip: what a recall asks while its question
         is embedded."""
@@ -162,7 +162,7 @@ class TurnLog(Protocol):
 
 
 class PendingWrites(Protocol):
-    """Writes a derived layer (``domain.pending.Layer``) missed, kept beside the turn log until
+    """Writes a derived layer (``domain.ingest.pending.Layer``) missed, kept beside the turn log until
     the catch-up applies them: per user and layer in ``seq`` (turn) order, each once."""
 
     def add(self, scope: Scope, layer: str, batch_key: str, message_ids: list[str], said_at: datetime,
@@ -238,7 +238,7 @@ class UserRegistry(Protocol):
 
 class WriteFence(Protocol):
     """A lease per write request, refused once the user is marked for erasure (see
-    ``adapters.write_fence``): the erasure saga deletes only when no lease is in flight."""
+    ``adapters.postgres.write_fence``): the erasure saga deletes only when no lease is in flight."""
 
     def begin(self, scope: Scope, hold_s: float) -> tuple[str, UserState]: ...
     def end(self, scope: Scope, lease_id: str) -> None: ...
@@ -251,7 +251,7 @@ class TenantDirectory(Protocol):
 
 
 class LinkSecret(Protocol):
-    """The deployment's secret behind memory page links (``domain.page_links`` derives each
+    """The deployment's secret behind memory page links (``domain.privacy.page_links`` derives each
     tenant's signing key from it); the same in every process of the deployment."""
 
     def secret(self) -> bytes: ...
@@ -360,7 +360,7 @@ class PatternStore(Protocol):
 
 
 class Embedder(Protocol):
-    # Where the model puts unrelated texts (``domain.fusion.calibrated_cosine``): thresholds are
+    # Where the model puts unrelated texts (``domain.recall.fusion.calibrated_cosine``): thresholds are
     # set on one scale, whichever model embeds.
     unrelated_cosine: float
     # Where it puts a faithful translation of a text (None: it does not match across languages):
@@ -393,7 +393,7 @@ class AlertPublisher(Protocol):
 
 
 class MetricsSink(Protocol):
-    """Where the service's operational metrics go (``domain.metrics``); best effort, never raises."""
+    """Where the service's operational metrics go (``domain.recall.metrics``); best effort, never raises."""
 
     def record(self, metrics: list[Metric]) -> None: ...
 

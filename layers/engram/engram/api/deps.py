@@ -14,14 +14,14 @@ from fastapi import Depends, Header, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import ID_PATTERN, validate_id
+from ..domain.ingest.sanitise import ID_PATTERN, validate_id
 from ..domain.limits import MAX_API_KEY_CHARS, MAX_ID_CHARS, MAX_IDEMPOTENCY_KEY_CHARS
 from ..domain.model import Scope
 from ..domain.records import SessionRef
 from ..errors import DecryptionFailed, EngramError, KeyDestroyed, PayloadTooLarge, Unauthorized, ValidationFailed
 from ..service.users import tenant_for_key, write_lease
 
-# An id in a path or a query, held to the rules of every id (``domain.cleaning.ID_PATTERN``).
+# An id in a path or a query, held to the rules of every id (``domain.ingest.sanitise.ID_PATTERN``).
 PathStr = Annotated[str, Path(min_length=1, max_length=MAX_ID_CHARS, pattern=ID_PATTERN.pattern)]
 
 

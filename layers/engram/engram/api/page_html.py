@@ -115,7 +115,7 @@ def _item(item: dict, n: int, messages: dict, token: str, lang: str) -> str:
     name = PREDICATES_ZH.get(predicate, predicate) if lang == "zh" else predicate.replace("_", " ")
     mark = f'<span class="confirm">{_e(t["needs_confirmation"])}</span>' if item["needs_confirmation"] else ""
     said = [messages[m] for m in item["provenance"]["message_ids"] if m in messages]
-    # The turn log keeps what was said HTML-escaped (domain.cleaning, reversibly): shown as said.
+    # The turn log keeps what was said HTML-escaped (domain.ingest.sanitise, reversibly): shown as said.
     quotes = "".join(f'<li><q>{_e(unescape(m["content"]))}</q> <span class="muted">('
                      f'{_e(t["you"] if m["role"] == "user" else t["assistant"])}'
                      f'{", " + _when(m["at"]) if m["at"] else ""})</span></li>' for m in said)

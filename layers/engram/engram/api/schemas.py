@@ -25,9 +25,9 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from ..domain import limits
-from ..domain.cleaning import ID_PATTERN, to_utc
-from ..domain.fusion import MAX_K
-from ..domain.tasks import TaskStatus
+from ..domain.ingest.sanitise import ID_PATTERN, to_utc
+from ..domain.recall.fusion import MAX_K
+from ..domain.working.tasks import TaskStatus
 
 DESCRIPTION = f"""User memory for AI agents.
 

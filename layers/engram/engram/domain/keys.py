@@ -22,11 +22,11 @@ must not name its owner (erasure jobs), the id is the SHA-256 of an encoding ins
 ``FORMAT_VERSION`` names this layout; ``local/stack`` wipes local data written under another one
 (see docs/operations.md), because keys of the old ``t:u:d:s`` form cannot be decoded unambiguously.
 
-Not built here, on purpose: the AES-GCM associated data (``domain.crypto.associated_data``) keeps
+Not built here, on purpose: the AES-GCM associated data (``domain.privacy.crypto.associated_data``) keeps
 its unit-separator form, which is injective because it refuses parts containing the separator;
 changing it would make every existing ciphertext, WORM archive copies included, unopenable. The
 KMS encryption context is a map with one entry per part, injective as it is. The archive shard
-(``domain.archive.shard_of``) is a many-to-one bucket by design: every read of it filters on the
+(``domain.lifecycle.archive.shard_of``) is a many-to-one bucket by design: every read of it filters on the
 exact tenant and user columns.
 """
 
@@ -171,7 +171,7 @@ def task_lock_key(scope: Scope, task_id: str) -> str:
 
 def erasure_audit_subject(job_id: str) -> str:
     """The audit ``user_id`` an erasure's own records go under. ``#`` is outside every valid id
-    (``domain.cleaning.ID_PATTERN``), so no user can be this subject: erasing or exporting a
+    (``domain.ingest.sanitise.ID_PATTERN``), so no user can be this subject: erasing or exporting a
     user never reaches the record that an erasure happened."""
     return f"#erasure:{job_id}"
 

@@ -14,7 +14,7 @@ take ever gets past the first step.
 - Free-form JSON (session fields, task metadata): finite numbers, integers within 64 bits, at
   most ``MAX_JSON_DEPTH`` levels of nesting and ``MAX_JSON_BYTES`` bytes as JSON.
 - Sizes: ids, a message's content, a batch of messages, a question, a profile item's object, a
-  page of tasks. (The largest ``k`` of a recall is fusion's: ``domain.fusion.MAX_K``.)
+  page of tasks. (The largest ``k`` of a recall is fusion's: ``domain.recall.fusion.MAX_K``.)
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ class EventType(StrEnum):
 
 
 class TrustSource(StrEnum):
-    """Who vouches for a memory. Weights live in ``domain.trust``."""
+    """Who vouches for a memory. Weights live in ``domain.profile.trust``."""
 
     USER = "user"          # the user said it explicitly
     RULE = "rule"          # a deterministic extractor read it from the user's words
@@ -91,7 +91,7 @@ class PredicateSpec:
     functional: bool = False
     # The predicates whose edges to the same object a new edge contradicts.
     opposites: tuple[Predicate, ...] = ()
-    # Decay class (see domain.decay.HALF_LIFE_DAYS).
+    # Decay class (see domain.lifecycle.decay.HALF_LIFE_DAYS).
     decay_class: str = "default"
     sensitive: bool = False
 
@@ -176,7 +176,7 @@ def resolve_predicate(word: str) -> Predicate | None:
 
 @dataclass(frozen=True)
 class Message:
-    """One message as the client sent it, checked (``cleaning.read_message``) but not yet cleaned:
+    """One message as the client sent it, checked (``ingest.sanitise.read_message``) but not yet cleaned:
     its content is what was said, whose hash is the message's identity."""
 
     role: Role

@@ -20,10 +20,9 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime, timedelta
 
-from ..adapters import parquet
+from ..adapters.aws import parquet
 from ..dependencies import Dependencies
-from ..domain import crypto
-from ..domain.archive import (
+from ..domain.lifecycle.archive import (
     KINDS,
     Held,
     build_manifest,
@@ -36,6 +35,7 @@ from ..domain.archive import (
     verification_failures,
 )
 from ..domain.model import Scope
+from ..domain.privacy import crypto
 from ..errors import ArchiveVerificationFailed, EngramError
 from .archive_rows import PURPOSE, Protected, archive_owner_ids, parse_time, protected_rows
 

@@ -5,7 +5,7 @@ A sealed archive (``ENGRAM_ARCHIVE_SEAL``, the default) keeps, under the user's 
 * sealed (``eg1:``): turn content, event summary/text/context/keywords, task metadata, the content
   hashes (``content_sha256``, ``raw_sha256``: in clear, a hash confirms a guessed sentence even after
   the shred) and the event type (padded to one width: in clear, or by its length, it says "health");
-* keyed pseudonyms (``domain.archive.pseudonym``): ``user_id``, ``event_id`` and ``task_id`` (both
+* keyed pseudonyms (``domain.lifecycle.archive.pseudonym``): ``user_id``, ``event_id`` and ``task_id`` (both
   digests of the user id and a message id, which stays in clear) and ``row_key``;
 * ``sensitive`` is true on every row: the flag would single out the health and relation rows, and
   in a sealed archive every row's content is sealed anyway.
@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from ..dependencies import Dependencies
-from ..domain import crypto
-from ..domain.archive import (
+from ..domain.ingest.sanitise import format_timestamp
+from ..domain.lifecycle.archive import (
     day_bounds,
     event_row_key,
     pad_type,
@@ -33,9 +33,9 @@ from ..domain.archive import (
     turn_row_key,
     user_pseudonym,
 )
-from ..domain.cleaning import format_timestamp
-from ..domain.crypto import DataKey
 from ..domain.model import Scope
+from ..domain.privacy import crypto
+from ..domain.privacy.crypto import DataKey
 from ..errors import Conflict
 from ..ports import KeyStore
 from .privacy import EPISODE_FIELDS, TURN
@@ -53,7 +53,7 @@ PURPOSE = {"content": TURN, "content_sha256": "archive:turn.content_sha256", **E
 class Protected:
     owner: Scope
     identity: str   # the live row's key: what archive_rows records and retention compares
-    row: dict       # the archive's form of the row (adapters.parquet.SCHEMAS[kind])
+    row: dict       # the archive's form of the row (adapters.aws.parquet.SCHEMAS[kind])
 
 
 def archive_owner_ids(keys: KeyStore, scope: Scope) -> set[str]:

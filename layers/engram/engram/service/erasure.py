@@ -16,8 +16,8 @@ from __future__ import annotations
 import time
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import format_timestamp as _iso
-from ..domain.cleaning import validate_id
+from ..domain.ingest.sanitise import format_timestamp as _iso
+from ..domain.ingest.sanitise import validate_id
 from ..domain.keys import erasure_audit_subject
 from ..domain.model import Scope
 from ..domain.records import AuditEntry

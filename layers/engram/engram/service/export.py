@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Literal
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import format_timestamp
+from ..domain.ingest.sanitise import format_timestamp
 from ..domain.model import Scope
 from .users import write_lease
 

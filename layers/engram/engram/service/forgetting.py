@@ -1,4 +1,4 @@
-"""The daily forgetting job, per user: apply domain.forgetting's rules to the user's events.
+"""The daily forgetting job, per user: apply domain.lifecycle.forgetting's rules to the user's events.
 
 * stale small talk / greetings -> ``archived=true`` (out of retrieval; the document stays for the
   nightly archive and export, so nothing is lost);
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from ..dependencies import Dependencies
-from ..domain import forgetting as rules
+from ..domain.lifecycle import forgetting as rules
 from ..domain.model import Scope
 from ..domain.records import AuditEntry
 from ..errors import ValidationFailed

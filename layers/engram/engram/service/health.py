@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 
 from .. import __version__
 from ..dependencies import Dependencies
-from ..domain.pending import Layer
+from ..domain.ingest.pending import Layer
 from ..errors import StoreUnavailable
 
 

@@ -20,10 +20,10 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from ..dependencies import Dependencies
-from ..domain.archive import shard_of
-from ..domain.consent import CHILD_EVENT_BLANKS, CHILD_TASK_BLANKS, CHILD_TASK_KEEPS, Permissions
+from ..domain.lifecycle.archive import shard_of
 from ..domain.limits import finite_json
 from ..domain.model import Scope
+from ..domain.privacy.consent import CHILD_EVENT_BLANKS, CHILD_TASK_BLANKS, CHILD_TASK_KEEPS, Permissions
 from ..domain.records import SessionRef
 from .privacy import reveal_episode, reveal_item, reveal_items, reveal_turn
 from .profile import profile_item_view
@@ -94,7 +94,7 @@ class EpisodeHolder(_OneStoreHolder):
 
 
 class RowHolder(_Holder):
-    """PostgreSQL: every row of the user (``adapters.erasure_store.USER_TABLES``), the rows of the
+    """PostgreSQL: every row of the user (``adapters.postgres.erasure_store.USER_TABLES``), the rows of the
     parts in ``holds``, deleted in one transaction by ``erasure_jobs.delete_rows``."""
 
     name: ClassVar[str] = "postgres"

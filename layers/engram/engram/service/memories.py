@@ -4,10 +4,10 @@ kind of it."""
 from __future__ import annotations
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import parse_timestamp
+from ..domain.ingest.sanitise import parse_timestamp
 from ..domain.model import EventType, Scope
+from ..domain.profile.trust import smooth_feedback
 from ..domain.records import AuditEntry, EpisodeDoc
-from ..domain.trust import smooth_feedback
 from ..errors import NotFound, ValidationFailed
 from .ingest.route import CONTEXT_CHARS
 from .privacy import reveal_episode, reveal_turn

@@ -8,9 +8,9 @@ import time
 from datetime import UTC, datetime
 
 from ..dependencies import Dependencies
-from ..domain import page_links
-from ..domain.cleaning import format_timestamp
+from ..domain.ingest.sanitise import format_timestamp
 from ..domain.model import Scope
+from ..domain.privacy import page_links
 from ..errors import ValidationFailed
 from .privacy import reveal_turn
 from .profile import profile

@@ -8,7 +8,7 @@ Turn log: the raw text of a turn the extractor marked sensitive is stored sealed
 the archive copies it as it is, so the archive needs no second pass.
 Episodes: a sensitive event keeps no plaintext in OpenSearch: its ``text``, ``summary`` and
 ``context`` are ``eg1:`` tokens, its ``keywords`` one token, and ``blind_terms`` holds keyed tokens of
-its words (``domain.blind_index``) so a lexical search still finds it; the vector stays (recall
+its words (``domain.privacy.blind_index``) so a lexical search still finds it; the vector stays (recall
 needs it; it is not text, and it goes with the event on erasure).
 Reads reveal for the user; once the key is shredded they show ``REDACTED`` instead of failing.
 """
@@ -19,9 +19,9 @@ import json
 from collections.abc import Collection
 from dataclasses import replace
 
-from ..domain import crypto
-from ..domain.blind_index import index_terms
 from ..domain.model import PREDICATES, Scope, Turn
+from ..domain.privacy import crypto
+from ..domain.privacy.blind_index import index_terms
 from ..domain.records import Fact
 from ..errors import DecryptionFailed, KeyDestroyed
 from ..ports import KeyStore

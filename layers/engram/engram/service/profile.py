@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import format_timestamp as _iso
-from ..domain.decay import decay_confidence, needs_confirmation
+from ..domain.ingest.sanitise import format_timestamp as _iso
+from ..domain.lifecycle.decay import decay_confidence, needs_confirmation
 from ..domain.limits import MAX_OBJECT_CHARS
 from ..domain.model import PREDICATES, Predicate, Scope, TrustSource
+from ..domain.profile.trust import clamp
 from ..domain.records import AuditEntry, Fact, ProfileEdge
-from ..domain.trust import clamp
 from ..errors import ValidationFailed
 from .privacy import protect_fact, reveal_item, reveal_items
 from .users import fenced

@@ -20,7 +20,7 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 
 from ..dependencies import Dependencies
-from ..domain.archive import event_row_key, parse_day, sha256_hex
+from ..domain.lifecycle.archive import event_row_key, parse_day, sha256_hex
 from ..domain.model import Scope
 
 _SAMPLE = 5  # the report travels through Step Functions: counts and a sample, not years of days

@@ -4,7 +4,7 @@ out of what is already stored, not only kept out of new writes.
 Without long-term consent: the profile graph goes, and the audit entries about it lose the
 objects they named (the audit keeps that an edge was written, by whom, how sure, from which
 messages). In child mode (which also means no long-term consent), every store is brought to what
-a child's own writes leave (``domain.consent``): events keep type, times, ids and tags (no text,
+a child's own writes leave (``domain.privacy.consent``): events keep type, times, ids and tags (no text,
 summary, context, keywords, vector); turn-log rows and working-memory turns keep id, role and
 time; task metadata keeps its message ids and an empty title. Then the user's data key is
 rotated: the copies that cannot be rewritten (the Object-Locked archive, sealed under that key)
@@ -21,8 +21,8 @@ read was withdrawn while it wrote.
 from __future__ import annotations
 
 from ..dependencies import Dependencies
-from ..domain.consent import Permissions
 from ..domain.model import Scope
+from ..domain.privacy.consent import Permissions
 from ..domain.records import AuditEntry
 
 

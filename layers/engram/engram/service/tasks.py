@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import format_timestamp as _iso
-from ..domain.cleaning import parse_timestamp, validate_id
-from ..domain.consent import child_task_metadata
+from ..domain.ingest.sanitise import format_timestamp as _iso
+from ..domain.ingest.sanitise import parse_timestamp, validate_id
 from ..domain.limits import MAX_TASKS_LISTED
 from ..domain.model import Scope
+from ..domain.privacy.consent import child_task_metadata
 from ..domain.records import AuditEntry, TaskRecord
-from ..domain.tasks import TaskStatus
+from ..domain.working.tasks import TaskStatus
 from ..errors import ValidationFailed
 from .users import fenced
 

@@ -8,10 +8,10 @@ import functools
 from collections.abc import Callable, Iterator
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import format_timestamp as _iso
-from ..domain.cleaning import validate_id
-from ..domain.consent import Permissions
+from ..domain.ingest.sanitise import format_timestamp as _iso
+from ..domain.ingest.sanitise import validate_id
 from ..domain.model import Scope
+from ..domain.privacy.consent import Permissions
 from ..domain.records import AuditEntry, SessionRef, UserState
 from ..errors import StoreUnavailable, Unauthorized, ValidationFailed
 from .retroactive import take_back

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from ..dependencies import Dependencies
-from ..domain.cleaning import validate_id
+from ..domain.ingest.sanitise import validate_id
 from ..domain.limits import finite_json
 from ..domain.model import Scope
 from ..domain.records import AuditEntry, SessionRef
-from ..domain.sessions import merged_fields_problem
+from ..domain.working.sessions import merged_fields_problem
 from ..errors import PayloadTooLarge, ValidationFailed
 from .users import fenced
 

@@ -19,8 +19,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
+from ..profile.beliefs import ENDED_TAG, FOOD_TAG
 from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_zh
 from .rules import read_clause
 from .speech import IRONY, as_typed

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..beliefs import FOOD_TAG
 from ..model import Predicate as P
+from ..profile.beliefs import FOOD_TAG
 from .rules import Rule, singular_kind
 from .speech import LETTER, UPPER
 from .text import EN_NUMBER_WORDS, age

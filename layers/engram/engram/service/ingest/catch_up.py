@@ -21,9 +21,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from ...dependencies import Dependencies
-from ...domain import metrics
+from ...domain.ingest.pending import Layer, is_dead, outlived, retry_after
 from ...domain.model import Scope
-from ...domain.pending import Layer, is_dead, outlived, retry_after
+from ...domain.recall import metrics
 from ...errors import Conflict, StoreUnavailable
 from ..users import write_lease
 from .derived import Derivation, pending_batch

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...domain.cleaning import message_json, read_message, validate_id
+from ...domain.ingest.sanitise import message_json, read_message, validate_id
 from ...domain.limits import MAX_MESSAGES
 from ...domain.model import Message, Scope
 from ...errors import PayloadTooLarge, ValidationFailed

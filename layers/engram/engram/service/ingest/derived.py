@@ -1,4 +1,4 @@
-"""The layers derived from the turn log (``domain.pending.Layer``): each is written at ingest when
+"""The layers derived from the turn log (``domain.ingest.pending.Layer``): each is written at ingest when
 its store answers, and otherwise recorded as pending, to be written later by ``catch_up`` with the
 same writer. A layer that already has writes pending for the user takes the new one behind them,
 so the catch-up applies a user's batches in the order they were said ("we moved to Lyon" never
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from ...dependencies import Dependencies
 from ...domain.codec import from_jsonable, to_jsonable
+from ...domain.ingest.pending import Layer
 from ...domain.keys import digest_parts
 from ...domain.model import Scope
-from ...domain.pending import Layer
 from ...domain.records import AuditEntry, UserState
 from ...errors import StoreUnavailable
 from .steps import ExtractedBatch

@@ -12,9 +12,9 @@ import contextlib
 from collections.abc import Callable
 
 from ...dependencies import Dependencies
-from ...domain.cleaning import validate_id
 from ...domain.codec import from_jsonable
-from ...domain.consent import Permissions
+from ...domain.ingest.sanitise import validate_id
+from ...domain.privacy.consent import Permissions
 from ...errors import Conflict
 from ..chain import Chain, Step
 from ..retroactive import take_back

@@ -11,15 +11,15 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from ...dependencies import Dependencies
-from ...domain import crypto
-from ...domain.cleaning import format_timestamp as _iso
+from ...domain.ingest.pending import Layer
+from ...domain.ingest.sanitise import format_timestamp as _iso
 from ...domain.keys import digest_parts
-from ...domain.lexical import repeats_wording
 from ...domain.model import EventType, Role, Scope
-from ...domain.pending import Layer
+from ...domain.privacy import crypto
+from ...domain.profile.trust import reinforce
+from ...domain.recall.lexical import repeats_wording
 from ...domain.records import AuditEntry, Fact, SessionRef, UserState
-from ...domain.tasks import TaskStatus
-from ...domain.trust import reinforce
+from ...domain.working.tasks import TaskStatus
 from ...errors import Conflict, StoreUnavailable
 from ..privacy import protect_fact, reveal_episode, seal_episode, seal_turns
 from ..users import write_lease

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ...domain.cleaning import clean_message, order_turns
-from ...domain.cleansing import cleanse as cleanse_extraction
-from ...domain.consent import Permissions
 from ...domain.extraction import extract_event, extract_facts, extract_reply
+from ...domain.ingest.sanitise import clean_message, order_turns
+from ...domain.ingest.tagging import cleanse as cleanse_extraction
 from ...domain.model import Extraction, Role, Scope, Turn
+from ...domain.privacy.consent import Permissions
 from ...errors import Unprocessable
 from ...ports import LlmExtractor
 from .command import IngestCommand

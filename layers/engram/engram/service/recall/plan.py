@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ...dependencies import Dependencies
-from ...domain import metrics
-from ...domain.fusion import (
+from ...domain.model import Scope
+from ...domain.recall import metrics
+from ...domain.recall.fusion import (
     HYBRID,
     NO_RECORD_BLOCK,
     RecallRecipe,
@@ -26,9 +27,8 @@ from ...domain.fusion import (
     pending_block,
     unavailable_block,
 )
-from ...domain.lexical import TopicWords
-from ...domain.model import Scope
-from ...domain.query import analyse, expand_with_session
+from ...domain.recall.lexical import TopicWords
+from ...domain.recall.query import analyse, expand_with_session
 from ...errors import StoreUnavailable
 from ..chain import Chain, Parallel, Step
 from .request import RecallContext, RecallRequest, StepResult
@@ -128,7 +128,7 @@ class RecallPlan:
         """Fuse what came back, apply the guard, write the context block: the response. ``started``
         (``time.perf_counter()`` when the request began) gives the total; without it (one Lambda per
         step) the total is the steps' own time plus fusion's. ``pending``: the layers with writes
-        of this user still being caught up (``domain.pending.Layer`` values)."""
+        of this user still being caught up (``domain.ingest.pending.Layer`` values)."""
         fuse_started = time.perf_counter()
         by_step = {r.step: r for r in results}
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}

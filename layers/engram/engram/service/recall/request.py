@@ -7,11 +7,11 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ...domain.cleaning import format_timestamp, parse_timestamp, validate_id
-from ...domain.fusion import MAX_K, RecallItem, RecallRecipe
+from ...domain.ingest.sanitise import format_timestamp, parse_timestamp, validate_id
 from ...domain.limits import MAX_QUERY_CHARS
 from ...domain.model import Scope
-from ...domain.query import QueryIntent
+from ...domain.recall.fusion import MAX_K, RecallItem, RecallRecipe
+from ...domain.recall.query import QueryIntent
 from ...domain.records import SessionRef
 from ...errors import ValidationFailed
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ...dependencies import Dependencies
-from ...domain import metrics
+from ...domain.recall import metrics
 from .. import chain
 from .plan import RECALL_PLAN, RecallPlan
 from .request import RecallRequest

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from aws_lambda_powertools import Logger
 
 from ...dependencies import Dependencies
-from ...domain.query import QueryIntent
-from . import layers
+from ...domain.recall.query import QueryIntent
+from . import readers
 from .request import RecallContext, StepResult
 
 log = Logger(child=True)  # the handler's Logger (POWERTOOLS_SERVICE_NAME) formats and ships it
@@ -39,25 +39,25 @@ class Read:
 def _session(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
     if ctx.request.ref is None:
         return StepResult("session", [])
-    fields, items = layers.read_session(deps, ctx.request.ref, ctx.intent)
+    fields, items = readers.read_session(deps, ctx.request.ref, ctx.intent)
     return StepResult("session", items, fields=fields)
 
 
 def _tasks(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    return StepResult("tasks", layers.read_tasks(deps, ctx.request.scope, ctx.intent))
+    return StepResult("tasks", readers.read_tasks(deps, ctx.request.scope, ctx.intent))
 
 
 def _profile(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    return StepResult("profile", layers.read_profile(deps, ctx.request.scope, ctx.intent, ctx.request.now))
+    return StepResult("profile", readers.read_profile(deps, ctx.request.scope, ctx.intent, ctx.request.now))
 
 
 def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
     timings: dict = {}
     signals: dict = {}
-    items = layers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
+    items = readers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
     if ctx.intent.memory_dependent and "topic_words" in signals:  # only the guard needs it
         started = time.perf_counter()
-        heard = layers.heard_events(deps, asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
+        heard = readers.heard_events(deps, asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
                                     signals["topic_words"])
         if heard is not None:
             signals["heard"] = heard
@@ -75,7 +75,7 @@ def asked_about(intent: QueryIntent, signals: dict) -> QueryIntent:
 
 def _originals(deps: Dependencies, ctx: RecallContext, inputs: dict) -> StepResult:
     hits = inputs.get("episodes", [])[:ctx.request.k]
-    return StepResult("archive", layers.read_originals(deps, ctx.request.scope, hits))
+    return StepResult("archive", readers.read_originals(deps, ctx.request.scope, hits))
 
 
 SESSION = Read("session", "session", _session, stores=("redis",))

@@ -1,0 +1,1 @@
+"""The Neo4j store: the profile graph (``profile_graph``)."""

@@ -1,0 +1,1 @@
+"""The Redis store: working memory of a device's session (``session_store``)."""

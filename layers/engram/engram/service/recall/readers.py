@@ -1,0 +1,405 @@
+"""What each recall step reads: one function per memory layer, each one store in, ``RecallItem``s
+out. ``plan.RECALL_PLAN`` names them, orders them and gives them deadlines; a runner executes it."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from concurrent import futures
+from datetime import datetime
+
+from ...dependencies import Dependencies
+from ...domain.ingest.sanitise import format_timestamp as _iso
+from ...domain.lifecycle.decay import decay_confidence, needs_confirmation
+from ...domain.model import PREDICATES, EventType, Predicate, Scope
+from ...domain.privacy.blind_index import index_terms
+from ...domain.profile.beliefs import bears_on_food
+from ...domain.recall.cues import own_names, without_names
+from ...domain.recall.fusion import (
+    RRF_K,
+    RecallItem,
+    RecallRecipe,
+    across_languages,
+    background_cosine,
+    best_cosine,
+    calibrated_cosine,
+    checkable,
+    convex_scores,
+    dominant_script,
+    lateness_of,
+    mentions_any,
+    reciprocal_rank_fusion,
+    record_candidates,
+    unit_cosine,
+)
+from ...domain.recall.lexical import (
+    Tokens,
+    TopicWords,
+    background_names,
+    bm25,
+    evidence_weights,
+    lexical_overlap,
+    query_terms,
+    topic_words,
+    weighted_overlap,
+    weights,
+    what_is_asked,
+)
+from ...domain.recall.query import QueryIntent, content_terms, lexical_text
+from ...domain.records import SessionRef
+from ...errors import EngramError, StoreUnavailable
+from ..archival import original_turns
+from ..privacy import reveal_episode, reveal_items, reveal_turn
+
+# Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
+COLD_TIER_FACTOR = 0.9
+# The lexical candidates, the user's term counts and fresh list are read beside the query's embedding.
+_BESIDE = ("recall-beside", 12)  # the process's pool for them (``deps.runtime``): its name and size
+# How long the episodes step waits for the names the user gave (the graph, read beside the
+# lexical search): a question naming nobody never waits, and a slow graph costs a name check,
+# never the step.
+_OWN_NAMES_WAIT_S = 0.3
+# Enough of the user's nearest events to tell the script they write in.
+_SCRIPT_SAMPLE = 20
+# Episodes are things that happened; only these types are beliefs that fade.
+_EPISODE_DECAY = {"preference": "preference", "dislike": "preference", "emotion": "emotion"}
+_NO_SUBSTANCE = ("greeting", "small_talk")
+# The user as a whole is what they said: the assistant's answers are not about them.
+_NOT_ABOUT_THE_USER = (*_NO_SUBSTANCE, EventType.ASSISTANT.value)
+
+
+def _parse(ts: str) -> datetime:
+    return datetime.fromisoformat(ts.replace("Z", "+00:00"))
+
+
+def read_session(deps: Dependencies, ref: SessionRef, intent: QueryIntent) -> tuple[dict, list[RecallItem]]:
+    """Fresh session fields that speak to the query answer directly."""
+    ctx = deps.sessions.get(ref)
+    items = []
+    for name, value in ctx.fields.items():
+        text = f"{name.replace('_', ' ')}: {value}"
+        relevance = max(lexical_overlap(intent.terms, text), 1.0 if name.lower() in intent.topic.lower() else 0.0)
+        if relevance > 0:
+            items.append(RecallItem(
+                memory_id=f"session:{ref.session_id}:{name}", layer="session", type="session_field", text=text,
+                confidence=1.0, decayed_confidence=1.0, trust_source="user", needs_confirmation=False,
+                valid_from=None, valid_to=None, score=relevance, relevance=relevance,
+                provenance={"message_ids": [], "session_id": ref.session_id, "device_id": ref.device_id,
+                            "version": ctx.version}))
+    return ctx.fields, items
+
+
+def read_tasks(deps: Dependencies, scope: Scope, intent: QueryIntent) -> list[RecallItem]:
+    """Open tasks and the most relevant recent one."""
+    items = []
+    for task in deps.tasks.latest(scope, open_only=False, limit=20):
+        title = str(task.metadata.get("title") or task.task_id)
+        relevance = lexical_overlap(intent.subject_terms, f"{title} {task.task_id}")
+        is_open = task.status not in ("COMPLETED", "FAILED", "CANCELLED")
+        if relevance == 0 and not (is_open and ("task" in intent.text.lower() or "任务" in intent.text)):
+            continue
+        items.append(RecallItem(
+            memory_id=task.task_id, layer="task", type="task", text=f"task '{title}' is {task.status}",
+            confidence=1.0, decayed_confidence=1.0, trust_source="system", needs_confirmation=False,
+            valid_from=_iso(task.ts), valid_to=None, score=max(relevance, 0.3), relevance=max(relevance, 0.3),
+            provenance={"message_ids": list(task.metadata.get("message_ids") or []), "ts": _iso(task.ts)}))
+    return sorted(items, key=lambda i: i.score, reverse=True)[:3]
+
+
+# How an allergy or a diet ranks beside what a food question found: above most of it.
+_SAFETY_RANK = 0.9
+
+
+def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime,
+                 limit: int = 10) -> list[RecallItem]:
+    """Beliefs about the user with decayed confidence; closed edges only when history is asked."""
+    items = []
+    edges = reveal_items(deps.keys, scope, deps.graph.items(scope, include_history=intent.wants_history, limit=50))
+    # "What is Tom's job?" is not about the user's own job; "What is Dana's job?" asked of Dana is.
+    own = own_names(intent.names, [e["object"] for e in edges if e["predicate"] == Predicate.HAS_NAME.value
+                                   and e.get("valid_to") is None])
+    foreground = [n for n in intent.names if n not in own]
+    for edge in edges:
+        predicate = Predicate(edge["predicate"])
+        text = f"{predicate.value.replace('_', ' ')}: {edge['object']}"
+        if foreground and not mentions_any(text, foreground):
+            continue
+        asked_for = predicate in intent.predicates
+        # "What am I allergic to?" asks for a kind of belief; "Do I like jazz?" for one object.
+        relevance = 1.0 if asked_for and not intent.object_terms else lexical_overlap(intent.subject_terms, text)
+        if relevance > 0 and asked_for:
+            relevance = min(1.0, relevance + 0.25)
+        # An allergy or a diet is read for any question about food, ranked first, yet never what
+        # makes a memory question answered (its relevance stays what the words gave).
+        for_safety = intent.about_food and bears_on_food(predicate, edge["object"], edge.get("tags") or ())
+        if relevance == 0 and not for_safety:
+            continue
+        decayed = decay_confidence(edge["confidence"], edge["confirmed_at"], now, PREDICATES[predicate].decay_class)
+        ranked = max(relevance, _SAFETY_RANK) if for_safety else relevance
+        items.append(RecallItem(
+            memory_id=edge["id"], layer="profile", type=predicate.value, text=text, confidence=edge["confidence"],
+            decayed_confidence=decayed, trust_source=edge["source"], needs_confirmation=needs_confirmation(decayed),
+            valid_from=_iso(edge["valid_from"]), valid_to=_iso(edge["valid_to"]),
+            score=ranked * (0.5 + 0.5 * decayed) * (edge.get("weight") or 1.0), relevance=relevance,
+            provenance={"message_ids": edge["message_ids"], "ts": _iso(edge["confirmed_at"])}))
+    return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
+
+
+def _result_within(future, seconds: float, default):
+    done, _ = futures.wait([future], timeout=seconds)
+    return future.result() if done else default
+
+
+def _fresh_events(deps: Dependencies, scope: Scope) -> list[tuple[str, list[float] | None]]:
+    """Events written in the last seconds, which the index may not show yet. Without them a recall
+    misses only what was said in the last second: never a reason to fail the step."""
+    if deps.settings.episode_refresh != "false":
+        return []
+    try:
+        return deps.sessions.fresh(scope)
+    except StoreUnavailable:
+        return []
+
+
+def _given_names(deps: Dependencies, scope: Scope) -> list[str]:
+    """The names the user gave as their own; none when the graph cannot say (a recall never
+    fails for a name check)."""
+    try:
+        return [e["object"] for e in reveal_items(
+            deps.keys, scope, deps.graph.items(scope, predicates=(Predicate.HAS_NAME,), limit=5))]
+    except EngramError:  # down, or a key that cannot open a sealed name
+        return []
+
+
+def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: datetime, recipe: RecallRecipe,
+                  timings: dict | None = None, signals: dict | None = None) -> list[RecallItem]:
+    """Hybrid retrieval: k-NN and lexical candidates in one request, scored by cosine and by
+    BM25 with this user's own term statistics (``domain.recall.lexical``), fused, then shaped by time (a
+    named date, "last time") and by each event's weight (feedback, tentativeness).
+
+    The topic is what is searched: a memory cue ("do you remember") is how the user asks, and
+    embedding it would pull the query towards every turn about remembering. An event less
+    relevant than ``recipe.relevance_floor`` is not an answer, however few others there are."""
+    if intent.overview:
+        # "What do you remember about me?" shares no words with what the user said: every event
+        # is about it. Another person's name ("...about Sam?") is searched for as usual.
+        given = deps.runtime.submit(_BESIDE, _given_names, deps, scope) if intent.names else None
+        own = own_names(intent.names, _result_within(given, _OWN_NAMES_WAIT_S, [])) if given else frozenset()
+        if set(intent.names) <= own:
+            if own and signals is not None:
+                signals["own_names"] = sorted(own)
+            return recent_events(deps, scope, now)
+    t0 = time.perf_counter()
+    topic = intent.topic or intent.text
+    terms = query_terms(topic)
+    # What needs no vector is asked while the question is embedded (I/O beside CPU): the lexical
+    # candidates with the user's term counts, in one round trip, and the fresh list. Sealed
+    # (sensitive) events are found lexically by their keyed term tokens only: the user's key is
+    # read (or found absent) first, on the same thread.
+    def lexical_side() -> tuple[list[dict], int, dict[str, int]]:
+        blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
+        return deps.episodes.lexical(scope, lexical_text(topic), recipe.lexical_candidates, blind=blind,
+                                     count_terms=list(terms))
+
+    searching = deps.runtime.submit(_BESIDE, lexical_side)
+    fresh = deps.runtime.submit(_BESIDE, _fresh_events, deps, scope)
+    given = deps.runtime.submit(_BESIDE, _given_names, deps, scope) if intent.names else None
+    # A name said all over the user's memory (their own) is who is talking, not what is asked;
+    # in a short question it outweighs the topic and finds "See you, Nate!". A question that names
+    # anyone is embedded once the counts say whose names those are (one embedding, not two: under
+    # load a second one costs more than waiting for the counts); one that names nobody, meanwhile.
+    # The user's own name, as they gave it, is background too: their memories seldom say it.
+    own = own_names(intent.names, _result_within(given, _OWN_NAMES_WAIT_S, [])) if given else frozenset()
+    embedded = topic
+    if intent.names and not recipe.embed_background_names:
+        _, user_docs, df = searching.result()
+        embedded = without_names(topic, sorted(background_names(intent.names, df, user_docs) | own))
+        if not content_terms(embedded):
+            embedded = topic
+    vector = deps.embedder.embed_query([embedded])[0] if recipe.dense_weight > 0 else None
+    t1 = time.perf_counter()
+    knn = deps.episodes.nearest(scope, vector, recipe.candidates) if vector is not None else []
+    lexical, user_docs, df = searching.result()
+    background = background_names(intent.names, df, user_docs) | own
+    t2 = time.perf_counter()
+    if timings is not None:
+        timings["embed_query"], timings["search"] = (t1 - t0) * 1000, (t2 - t1) * 1000
+    docs = {d["event_id"]: reveal_episode(deps.keys, scope, d) for d in lexical + knn}
+    fresh_vectors = dict(fresh.result())
+    unseen = [i for i in fresh_vectors if i not in docs]
+    for doc in deps.episodes.get_fresh(scope, unseen) if unseen else []:
+        docs[doc["event_id"]] = reveal_episode(deps.keys, scope, doc)
+    texts = {i: d.get("text") or d.get("summary") or "" for i, d in docs.items()}
+    # The script the user's memories are in, read from the nearest of them: a word or a name in
+    # the other one can only be matched by meaning.
+    script = dominant_script(texts[d["event_id"]] for d in knn[:_SCRIPT_SAMPLE]) if knn else "latin"
+    other_script = dominant_script([topic]) != script
+    across = other_script and deps.embedder.translation_cosine is not None
+    # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
+    unrelated = deps.embedder.unrelated_cosine
+    # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
+    raw = {d["event_id"]: 2 * d["_score"] - 1 for d in knn}
+    if vector is not None:  # events the index does not show yet: the same cosine, here
+        raw |= {i: unit_cosine(vector, fresh_vectors[i], 0.0) for i in unseen if i in docs and fresh_vectors[i]}
+    # Measured against this user's other memories for the question: what an event is worth in the
+    # fusion with BM25, and the relevance the guard and the floor read.
+    # Across languages a model puts unrelated pairs elsewhere (e5: higher): a user with few events
+    # leans on that level, not on the one within a language.
+    prior = deps.embedder.unrelated_across_cosine if across else None
+    baseline = background_cosine(list(raw.values()), unrelated if prior is None else prior,
+                                 recipe.background_prior_docs)
+    evidence_cosine = {i: calibrated_cosine(c, baseline) for i, c in raw.items()}
+    # A name is evidence that an event is about whom is asked (the guard's relevance), not what
+    # ranks the events that name them (``what_is_asked``).
+    evidence = evidence_weights(weights(terms, df, user_docs))
+    term_weights = weights(what_is_asked(terms, intent.names), df, user_docs)
+    average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
+    tokens = {i: Tokens.of(text) for i, text in texts.items()}
+    bm25_scores = {i: score for i, text in tokens.items() if (score := bm25(term_weights, text, average)) > 0}
+    if recipe.fusion == "rrf":
+        best = (recipe.dense_weight + recipe.lexical_weight) / (RRF_K + 1)
+        scores = {i: v / best for i, v in reciprocal_rank_fusion(
+            [([d["event_id"] for d in knn], recipe.dense_weight),
+             (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
+    else:
+        # Words do not match across scripts: what an English question shares with Chinese turns
+        # lexically is digits and stray Latin, noise that outranked the answer.
+        scores = convex_scores(evidence_cosine, bm25_scores, recipe.dense_weight,
+                               0.0 if other_script else recipe.lexical_weight)
+    # An assistant's answer and the request among the candidates it answered: answer -> request.
+    asked = {mid: i for i, d in docs.items() if d["type"] != EventType.ASSISTANT for mid in d["message_ids"]}
+    threads = {i: asked[d["reply_to"]] for i, d in docs.items() if d.get("reply_to") in asked}
+    answers: dict[str, str] = {}  # an answer found through its request
+    if intent.about_assistant:
+        # "What did you recommend for my flight?" is worded like the request, not the answer: an
+        # answer is as relevant as the request it answered, and then ranks above it.
+        answers = threads
+        for i, request in threads.items():
+            scores[i] = max(scores.get(i, 0.0), scores.get(request, 0.0))
+    # A name the user says everywhere (their own) is not what is asked about; another one is, and
+    # an event without it is not a record of it, however close its wording.
+    foreground = [n for n in intent.names if n not in background]
+    unchecked = [n for n in foreground if not checkable(n, script)]
+    foreground = [n for n in foreground if n not in unchecked]
+    if signals is not None:
+        if own or unchecked or (background and foreground):
+            # Not asked of a record: the user's own names, the names all over their memories (who is
+            # talking, when another name is what is asked), and names in a script their memories
+            # are not in.
+            signals["own_names"] = sorted(own | set(unchecked) | (set(background) if foreground else set()))
+        # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
+        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values(),
+                                                                        memories_in_han=script == "han"))
+    stretch = across_languages(unrelated, deps.embedder.translation_cosine) if across else 1.0
+    relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
+    by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
+    # "now" in a question that names its own time ("what was he doing in August?") is that time's.
+    lateness = (lateness_of({i: _parse(d["ts"]).timestamp() for i, d in docs.items()})
+                if intent.current and not intent.window else {})
+    items = []
+    for event_id, doc in docs.items():
+        score = scores.get(event_id, 0.0)
+        when = _parse(doc.get("occurred_at") or doc["ts"])
+        # Time shapes the order among relevant events; it never lifts an irrelevant one.
+        if intent.window and intent.window[0] <= when <= intent.window[1]:
+            score *= 1 + recipe.window_boost
+        if intent.recency:
+            score *= 1 + recipe.recency_weight / (1 + by_recency.index(event_id))
+        score *= 1 + recipe.current_weight * lateness.get(event_id, 0.0)
+        score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
+        if intent.about_assistant and doc["type"] == EventType.ASSISTANT:
+            score *= 1 + recipe.assistant_boost
+        if doc.get("evicted"):
+            score *= COLD_TIER_FACTOR
+        # An answer found through its request is as relevant as the request.
+        relevance = max(relevances[event_id], relevances[answers.get(event_id, event_id)])
+        # Across scripts cosines spread too little for a floor to tell noise from an answer: the
+        # order still does, and the guard still reads the relevance.
+        if relevance < recipe.relevance_floor and not other_script:
+            continue
+        thread = threads.get(event_id)
+        if foreground and not any(tokens[e].frequency(n) for n in foreground for e in (event_id, thread) if e):
+            # Not about the one asked about, or about them as "he" or "my husband": ranked after
+            # those that name them. Dropped, as on LoCoMo (two humans naming each other), they
+            # cost a conversation with an assistant its answers ("What does Theo do?").
+            # Only a person the user has named is spoken of as "he": a name they never said keeps
+            # every event out ("What is Tom's job?" gets none of the user's own), as does "What do
+            # you know about Sam?".
+            if recipe.unnamed_factor <= 0 or intent.overview or not any(df.get(n) for n in foreground):
+                continue
+            score *= recipe.unnamed_factor
+        items.append(_episode_item(doc, now, score, relevance, texts[thread] if thread else ""))
+    return sorted(items, key=lambda i: i.score, reverse=True)
+
+
+def _episode_item(doc: dict, now: datetime, score: float, relevance: float, thread: str = "") -> RecallItem:
+    decay_class = _EPISODE_DECAY.get(doc["type"])
+    decayed = (decay_confidence(doc["confidence"], _parse(doc["ts"]), now, decay_class) if decay_class
+               else doc["confidence"])
+    return RecallItem(
+        memory_id=doc["event_id"], layer="episode", type=doc["type"],
+        text=doc.get("text") or doc.get("summary") or f"({doc['type']} event)", confidence=doc["confidence"],
+        decayed_confidence=decayed, trust_source=doc["trust_source"],
+        needs_confirmation=needs_confirmation(decayed) if decay_class else False,
+        valid_from=doc.get("occurred_at") or doc["ts"], valid_to=None, score=score, relevance=relevance,
+        provenance={"message_ids": doc["message_ids"], "session_id": doc.get("session_id"),
+                    "device_id": doc.get("device_id"), "ts": doc["ts"]},
+        extra={"tags": doc.get("tags", [])}, thread=thread)
+
+
+# A question about the user as a whole reads their newest events of substance; each is a record.
+_OVERVIEW_EVENTS = 20
+_OVERVIEW_RELEVANCE = 0.5
+
+
+def recent_events(deps: Dependencies, scope: Scope, now: datetime) -> list[RecallItem]:
+    """The user's newest events (no greetings or small talk), newest first: what a question about
+    the user as a whole gets besides their beliefs."""
+    items = []
+    for rank, found in enumerate(deps.episodes.recent(scope, _OVERVIEW_EVENTS, skip_types=_NOT_ABOUT_THE_USER)):
+        doc = reveal_episode(deps.keys, scope, found)
+        score = _OVERVIEW_RELEVANCE * (0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)) / (1 + 0.05 * rank)
+        items.append(_episode_item(doc, now, score, _OVERVIEW_RELEVANCE))
+    return items
+
+
+def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, items: list[RecallItem],
+                 topic: dict) -> list[str] | None:
+    """For a memory question whose topic was mostly never said (``TopicWords.mostly_unsaid``), the
+    events among ``items`` (the answer's top ones) that are about it all the same: one holding a
+    word of it the user did say or a time it names, else one close to an unsaid word embedded
+    alone (the few most relevant candidates, in one batch each side). None: no check applies.
+    The guard counts no other event as a record (``fusion.counted_records``)."""
+    words = TopicWords.from_fields(topic)
+    if not words.mostly_unsaid(recipe.unheard_share):
+        return None
+    threshold = recipe.record_threshold(words.all_unsaid)
+    candidates = record_candidates(items, threshold, intent.names, recipe.unheard_checked)
+    heard = [i.memory_id for i in candidates if words.said_in(i.text)]
+    if heard or not candidates:
+        return heard  # one is enough for the guard: no embedding
+    vectors = deps.embedder.embed_query(words.plain_unsaid())
+    texts = deps.embedder.embed([i.text for i in candidates])
+    unrelated = deps.embedder.unrelated_cosine
+    return [i.memory_id for i, text in zip(candidates, texts, strict=True)
+            if best_cosine(vectors, text, unrelated) >= recipe.unheard_closeness]
+
+
+def read_originals(deps: Dependencies, scope: Scope, hits: list[RecallItem]) -> list[RecallItem]:
+    """Verbatim originals behind the episodes found (asked for with "exactly", "原话", ...)."""
+    wanted = [m for item in hits for m in item.provenance.get("message_ids", [])][:20]
+    items = []
+    # Turns older than the hot window come from the S3 archive (their chunks may be dropped),
+    # the rest, and anything the archive cannot give, from the turn log.
+    for turn in original_turns(deps, scope, hits, wanted) if wanted else []:
+        turn = reveal_turn(deps.keys, scope, turn)
+        if turn["content"] is None:
+            continue
+        items.append(RecallItem(
+            memory_id=f"turn:{turn['message_id']}", layer="archive", type="original_turn",
+            text=f"{turn['role']} said: {turn['content']}", confidence=1.0, decayed_confidence=1.0,
+            trust_source="user", needs_confirmation=False, valid_from=_iso(turn["client_ts"]), valid_to=None,
+            score=0.0, relevance=0.0,
+            provenance={"message_ids": [turn["message_id"]], "session_id": turn["session_id"],
+                        "device_id": turn["device_id"], "ts": _iso(turn["client_ts"])}))
+    return items
