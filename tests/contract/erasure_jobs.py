@@ -40,7 +40,7 @@ def seed(deps, scope, n: int = 1) -> None:
         Held(scope.tenant, scope.user_id, encode_parts(scope.tenant, scope.user_id, f"m{i}"),
              "archive/turns/part-0.parquet", "0" * 64) for i in range(n)])
     for i in range(n):
-        deps.pending.add(scope, "episodes", f"b{i}", [f"m{i}"], when, b"sealed")
+        deps.pending.add(scope, "contract-test", f"b{i}", [f"m{i}"], when, b"sealed")  # no catch-up applies it
     deps.keys.seal(scope, "sealed")
 
 

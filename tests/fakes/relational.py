@@ -293,18 +293,27 @@ class InMemoryPendingWrites(UserRows):
         self._insert({"seq": next(self._seq), "tenant": scope.tenant, "user_id": scope.user_id, "layer": layer,
                       "batch_key": batch_key, "message_ids": list(message_ids), "said_at": said_at,
                       "payload": bytes(payload), "attempts": 0, "next_at": now, "last_error": None, "dead": False,
+                      "claimed_until": None,
                       "created_at": now})
         return True
 
     def layers(self, scope: Scope) -> set[str]:
         return {r["layer"] for r in self._of(scope)}
 
-    def due(self, now, limit: int) -> list[dict]:
+    def due(self, now, limit: int, layers) -> list[dict]:
         heads: dict[tuple, dict] = {}
-        for row in sorted((r for r in self.rows if not r["dead"]), key=lambda r: r["seq"]):
+        for row in sorted((r for r in self.rows if not r["dead"] and r["layer"] in layers), key=lambda r: r["seq"]):
             heads.setdefault((row["tenant"], row["user_id"], row["layer"]), row)
         due = sorted((r for r in heads.values() if r["next_at"] <= now), key=lambda r: r["seq"])
         return [{k: clone(r[k]) for k in self._KEEP} for r in due[:limit]]
+
+    def claim(self, seq: int, hold_s: float) -> bool:
+        now = utcnow()
+        for row in self.rows:
+            if row["seq"] == seq and (row["claimed_until"] is None or row["claimed_until"] < now):
+                row["claimed_until"] = now + timedelta(seconds=hold_s)
+                return True
+        return False
 
     def done(self, seq: int) -> None:
         self.rows = [r for r in self.rows if r["seq"] != seq]
@@ -312,7 +321,7 @@ class InMemoryPendingWrites(UserRows):
     def postpone(self, seq: int, next_at, error: str | None, *, attempted: bool, dead: bool) -> None:
         for row in self.rows:
             if row["seq"] == seq:
-                row.update(next_at=next_at, last_error=(error and error[:500]) or row["last_error"],
+                row.update(next_at=next_at, last_error=(error and error[:500]) or row["last_error"], claimed_until=None,
                            attempts=row["attempts"] + int(attempted), dead=dead)
 
     def dead_letters(self, limit: int) -> list[dict]:

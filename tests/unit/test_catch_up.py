@@ -82,7 +82,7 @@ def test_a_store_still_down_costs_no_attempt_and_the_catch_up_sleeps_between_tri
     still_down = failing(deps.episodes, "put")
     outcomes = catch_up(deps.with_(episodes=still_down, settings=settings), budget_s=1.0)
     assert outcomes["store_down"] == still_down.calls and 2 <= still_down.calls <= 7  # about 1 s / 0.2 s
-    [row] = [r for r in deps.pending.due(datetime.now(UTC), 100) if r["tenant"] == scope.tenant]
+    [row] = [r for r in deps.pending.due(datetime.now(UTC), 100, ("episodes",)) if r["tenant"] == scope.tenant]
     assert row["attempts"] == 0
 
 
@@ -90,7 +90,8 @@ def test_a_write_that_keeps_failing_becomes_a_dead_letter_and_can_be_replayed(de
     said(deps.with_(episodes=failing(deps.episodes, "put")), scope, "I adopted a cat named Miso.", "m1", NOW)
     broken = deps.with_(episodes=failing(deps.episodes, "put", exc=ValueError("mapping rejected")))
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        [row] = [r for r in deps.pending.due(datetime.now(UTC) + timedelta(days=1), 100) if r["tenant"] == scope.tenant]
+        due = deps.pending.due(datetime.now(UTC) + timedelta(days=1), 100, ("episodes",))
+        [row] = [r for r in due if r["tenant"] == scope.tenant]
         assert row["attempts"] == attempt - 1
         catch_up(broken.with_(settings=broken.settings.model_copy(update={"catch_up_poll_s": 0.01})), budget_s=0.05)
         # A failure while the store answers waits longer each time (no hammering).

@@ -36,7 +36,7 @@ def test_each_embedder_names_its_model_and_runtime_without_loading_it(export, tm
 def test_health_reports_the_embedder_beside_the_stores(deps):
     body = client_for(deps).get("/v1/health").json()
     assert body["embedder"] == "hashing/fake"  # the fakes' embedder
-    assert set(body) == {"status", "stores", "version", "embedder"}  # only a field added
+    assert set(body) == {"status", "stores", "version", "embedder", "pending"}  # only fields added
 
 
 def test_template_sets_the_onnx_dir_only_when_given():

@@ -172,14 +172,20 @@ class PendingWrites(Protocol):
     def layers(self, scope: Scope) -> set[str]:
         """The layers with writes of this user still to apply (dead letters included)."""
         ...
-    def due(self, now: datetime, limit: int) -> list[dict]:
-        """The next write of each (user, layer) that has one not set aside, if its ``next_at``
-        has come: rows with ``seq, tenant, user_id, layer, batch_key, message_ids, said_at,
-        payload, attempts``, oldest first."""
+    def due(self, now: datetime, limit: int, layers: Collection[str]) -> list[dict]:
+        """The next write of each (user, layer) among ``layers`` that has one not set aside, if
+        its ``next_at`` has come: rows with ``seq, tenant, user_id, layer, batch_key, message_ids,
+        said_at, payload, attempts``, oldest first. (A layer this code does not know, written by a
+        newer version during a rolling deploy, is left for that version.)"""
+        ...
+    def claim(self, seq: int, hold_s: float) -> bool:
+        """Hold ``seq`` for ``hold_s`` while it is applied; False when another run holds it (its
+        user's layer is then left to that run, which keeps their order)."""
         ...
     def done(self, seq: int) -> None: ...
     def postpone(self, seq: int, next_at: datetime, error: str | None, *, attempted: bool, dead: bool) -> None:
-        """Try ``seq`` again at ``next_at``; ``attempted`` counts the try; ``dead`` sets it aside."""
+        """Try ``seq`` again at ``next_at`` (its claim let go); ``attempted`` counts the try;
+        ``dead`` sets it aside."""
         ...
     def dead_letters(self, limit: int) -> list[dict]:
         """Writes set aside, without their payload, oldest first."""

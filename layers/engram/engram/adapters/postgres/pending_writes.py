@@ -9,6 +9,7 @@ retention's check are each one query.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 
 from psycopg.rows import dict_row
@@ -18,7 +19,7 @@ from ..clients import Clients
 
 _DUE = (
     "SELECT * FROM (SELECT DISTINCT ON (tenant, user_id, layer) seq, tenant, user_id, layer, batch_key, "
-    "message_ids, said_at, payload, attempts, next_at FROM pending_writes WHERE NOT dead "
+    "message_ids, said_at, payload, attempts, next_at FROM pending_writes WHERE NOT dead AND layer = ANY(%s) "
     "ORDER BY tenant, user_id, layer, seq) AS head WHERE next_at <= %s ORDER BY seq LIMIT %s")
 
 
@@ -39,10 +40,16 @@ class PgPendingWrites:
             return {r[0] for r in conn.execute("SELECT DISTINCT layer FROM pending_writes WHERE tenant = %s "
                                                "AND user_id = %s", (scope.tenant, scope.user_id))}
 
-    def due(self, now: datetime, limit: int) -> list[dict]:
+    def due(self, now: datetime, limit: int, layers: Collection[str]) -> list[dict]:
         with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(_DUE, (now, limit))
+            cur.execute(_DUE, (list(layers), now, limit))
             return [{**row, "payload": bytes(row["payload"])} for row in cur.fetchall()]
+
+    def claim(self, seq: int, hold_s: float) -> bool:
+        with self._clients.pg() as conn:
+            return conn.execute(
+                "UPDATE pending_writes SET claimed_until = now() + make_interval(secs => %s) WHERE seq = %s "
+                "AND (claimed_until IS NULL OR claimed_until < now())", (hold_s, seq)).rowcount == 1
 
     def done(self, seq: int) -> None:
         with self._clients.pg() as conn:
@@ -51,7 +58,7 @@ class PgPendingWrites:
     def postpone(self, seq: int, next_at: datetime, error: str | None, *, attempted: bool, dead: bool) -> None:
         with self._clients.pg() as conn:
             conn.execute("UPDATE pending_writes SET next_at = %s, last_error = coalesce(%s, last_error), "
-                         "attempts = attempts + %s, dead = %s WHERE seq = %s",
+                         "claimed_until = NULL, attempts = attempts + %s, dead = %s WHERE seq = %s",
                          (next_at, error and error[:500], int(attempted), dead, seq))
 
     def dead_letters(self, limit: int) -> list[dict]:

@@ -109,6 +109,8 @@ CREATE TABLE IF NOT EXISTS pending_writes (
     UNIQUE (tenant, user_id, layer, batch_key)
 );
 CREATE INDEX IF NOT EXISTS pending_writes_user ON pending_writes (tenant, user_id, layer, seq);
+-- Held by the catch-up applying the row: a second run never applies a user's layer beside it.
+ALTER TABLE pending_writes ADD COLUMN IF NOT EXISTS claimed_until timestamptz;
 
 CREATE TABLE IF NOT EXISTS task_events (
     tenant      text NOT NULL,

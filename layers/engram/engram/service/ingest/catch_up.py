@@ -31,6 +31,8 @@ from .route import WRITERS
 
 logger = logging.getLogger(__name__)
 _DUE_PER_READ = 200
+_HOLD_S = 120.0  # a claim outlives any one batch's writes; a run that died lets go when it ends
+_LAYERS = tuple(layer.value for layer in Layer)
 
 
 def catch_up(deps: Dependencies, budget_s: float | None = None) -> dict:
@@ -42,11 +44,11 @@ def catch_up(deps: Dependencies, budget_s: float | None = None) -> dict:
         now = datetime.now(UTC)
         down: set[str] = set()
         progressed = False
-        for row in deps.pending.due(now, _DUE_PER_READ):
+        for row in deps.pending.due(now, _DUE_PER_READ, _LAYERS):
             if time.monotonic() >= stop_at:
                 break
-            if row["layer"] in down:
-                continue
+            if row["layer"] in down or not deps.pending.claim(row["seq"], _HOLD_S):
+                continue  # its store is away, or another run is applying this user's layer
             outcome = _apply(deps, row, now)
             outcomes[outcome] += 1
             if outcome == "store_down":
@@ -61,7 +63,7 @@ def catch_up(deps: Dependencies, budget_s: float | None = None) -> dict:
 
 
 def _anything_pending(deps: Dependencies) -> bool:
-    return any(layer["pending"] for layer in deps.pending.stats().values())
+    return any(stats["pending"] for layer, stats in deps.pending.stats().items() if layer in _LAYERS)
 
 
 def _apply(deps: Dependencies, row: dict, now: datetime) -> str:
