@@ -2,6 +2,8 @@
 an erasure while four clients keep writing for them. Afterwards a raw scan of every store finds the
 token nowhere in plaintext, and replaying their first request runs as a new one.
 
+A second canary leaves writes pending in every derived layer when the erasure comes.
+
 The API runs in-process over the real stores; the saga is the deployed ErasureStateMachine (its
 Lambdas run the deployed layer: `local/stack deploy` first, as `local/stack test` does).
 """
@@ -20,13 +22,15 @@ from engram.api.app import create_app
 from engram.domain.lifecycle.archive import manifest_key, partition_dir
 from engram.domain.model import Scope
 from engram.service.archival import archive_day
+from engram.service.ingest.catch_up import catch_up
 from tests import raw_scan
 from tests.integration.saga import wait
-from tests.unit.support import slow
+from tests.unit.support import failing, slow
 
 pytestmark = pytest.mark.stack
 
 KINDS = ("turns", "events", "tasks")
+PENDING_LAYERS = ("working_memory", "episodes", "profile")
 
 
 def _day() -> date:
@@ -162,3 +166,32 @@ def test_nothing_of_an_erased_user_is_readable_anywhere(deps, canary):
 def _postgres(deps, token: str) -> dict:
     with deps.clients.pg() as conn:
         return raw_scan.postgres_hits(conn, token)
+
+
+def test_pending_writes_in_every_derived_layer_are_erased_and_never_written_later(deps, canary):
+    """Redis, Neo4j and OpenSearch each missed a write of the user (their fakes' failures over the
+    real stores), held by a catch-up run in flight when the erasure comes: the saga deletes the
+    pending writes with the user's turns, and no catch-up writes anything for the user after it."""
+    token, scope = canary["token"], canary["scope"]
+    away = deps.with_(sessions=failing(deps.sessions, "append_turns"), graph=failing(deps.graph, "upsert_fact"),
+                      episodes=failing(deps.episodes, "put"))
+    client = TestClient(create_app(away))
+    r = client.post(f"/v1/users/{canary['user']}/messages", headers=canary["headers"], json={
+        "session_id": "s9", "device_id": "phone", "messages": [
+            {"role": "user", "content": f"I moved to {token.capitalize()}ville and I take {token} pills for my asthma.",
+             "client_ts": datetime.now(UTC).isoformat(), "message_id": "p1"}]})
+    assert r.status_code == 200 and r.json()["pending"] == ["episodes", "profile", "working_memory"], r.text
+    heads = [h for h in deps.pending.due(datetime.now(UTC) + timedelta(days=1), 1000, PENDING_LAYERS)
+             if (h["tenant"], h["user_id"]) == (scope.tenant, scope.user_id)]
+    assert len(heads) == 3 and all(deps.pending.claim(h["seq"], 600) for h in heads)  # a run in flight
+    done = wait(canary["client"], canary["headers"], canary["call"]("POST", "/erasure").json()["job_id"])
+    assert done["status"] == "SUCCEEDED" and not any(done["residue"].values()), done
+    assert deps.pending.layers(scope) == set()
+    catch_up(deps, budget_s=2)
+    found = {
+        "redis": raw_scan.redis_hits(deps.clients.redis, token),
+        "postgres": _postgres(deps, token),
+        "opensearch": raw_scan.opensearch_hits(deps.clients.opensearch, token),
+        "neo4j": raw_scan.neo4j_hits(deps.clients.neo4j, token),
+    }
+    assert not any(found.values()), found

@@ -24,13 +24,19 @@ from local.stackctl.services.redis import Redis
 
 pytestmark = pytest.mark.stack
 
-T0 = "2026-11-02T09:00:00Z"
+# Said minutes ago: working memory keeps a session's turns for a day, and a turn older than that
+# is dropped by the catch-up, not replayed.
+_NOW = datetime.now(UTC).replace(microsecond=0)
+
+
+def _at(minutes_ago: int) -> str:
+    return (_NOW - timedelta(minutes=minutes_ago)).isoformat()
+
+
 FIRST = [
-    {"role": "user", "content": "I live in Paris with my partner.", "client_ts": T0, "message_id": "m1"},
-    {"role": "user", "content": "Remind me to renew my passport on Friday.", "client_ts": "2026-11-02T09:01:00Z",
-     "message_id": "m2"}]
-LATER = [{"role": "user", "content": "We moved to Lyon last month.", "client_ts": "2026-11-02T09:05:00Z",
-          "message_id": "m3"}]
+    {"role": "user", "content": "I live in Paris with my partner.", "client_ts": _at(10), "message_id": "m1"},
+    {"role": "user", "content": "Remind me to renew my passport on Friday.", "client_ts": _at(9), "message_id": "m2"}]
+LATER = [{"role": "user", "content": "We moved to Lyon last month.", "client_ts": _at(5), "message_id": "m3"}]
 
 
 @contextmanager
@@ -56,13 +62,14 @@ def _post(app_client, headers, user, messages, key=None):
 
 
 def _lives_in(app_client, headers, user) -> list[tuple[str, bool]]:
-    items = app_client.get(f"/v1/users/{user}/profile?include_history=true", headers=headers).json()["items"]
-    return sorted((i["text"], i["valid_to"] is None) for i in items if i["type"] == "lives_in")
+    items = app_client.get(f"/v1/users/{user}/profile?history=true", headers=headers).json()["items"]
+    return sorted((i["text"].removeprefix("lives in: "), i["valid_to"] is None) for i in items
+                  if i["type"] == "lives_in")
 
 
 def _recall(app_client, headers, user, query):
     r = app_client.post(f"/v1/users/{user}/recall", headers=headers,
-                        json={"query": query, "session_id": "s1", "device_id": "phone", "now": "2026-11-03T09:00:00Z"})
+                        json={"query": query, "session_id": "s1", "device_id": "phone"})
     assert r.status_code == 200, r.text
     return r.json()
 
