@@ -1,6 +1,5 @@
 """Recall with a store stopped for real: it answers from the other layers and names the gap."""
 
-from contextlib import contextmanager
 
 import pytest
 
@@ -8,6 +7,7 @@ from engram.domain.model import Scope
 from engram.service.recall import RecallRequest, run_in_process
 from local.stackctl.services.opensearch import OpenSearch
 from local.stackctl.services.redis import Redis
+from tests.integration.outage import stopped
 from tests.unit.support import failing
 
 pytestmark = pytest.mark.stack
@@ -34,16 +34,6 @@ def ask(client, headers):
         "now": "2026-05-02T10:00:00Z"})
     assert r.status_code == 200, r.text
     return r.json()
-
-
-@contextmanager
-def stopped(deps, service):
-    service.stop()
-    try:
-        yield
-    finally:
-        service.start()
-        deps.runtime.breaker.reset()
 
 
 def test_redis_down_degrades_session_only(deps, app_client, mia):

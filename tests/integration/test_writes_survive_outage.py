@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -21,6 +20,7 @@ from local.stackctl.services.neo4j import Neo4j
 from local.stackctl.services.opensearch import OpenSearch
 from local.stackctl.services.postgres import Postgres
 from local.stackctl.services.redis import Redis
+from tests.integration.outage import stopped
 
 pytestmark = pytest.mark.stack
 
@@ -37,16 +37,6 @@ FIRST = [
     {"role": "user", "content": "I live in Paris with my partner.", "client_ts": _at(10), "message_id": "m1"},
     {"role": "user", "content": "Remind me to renew my passport on Friday.", "client_ts": _at(9), "message_id": "m2"}]
 LATER = [{"role": "user", "content": "We moved to Lyon last month.", "client_ts": _at(5), "message_id": "m3"}]
-
-
-@contextmanager
-def stopped(deps, service):
-    service.stop()
-    try:
-        yield
-    finally:
-        service.start()
-        deps.runtime.breaker.reset()
 
 
 def _user(app_client, headers) -> str:

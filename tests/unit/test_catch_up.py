@@ -138,3 +138,31 @@ def test_a_user_with_nothing_pending_recalls_as_before(deps, scope):
     said(deps, scope, "I play the cello on Sundays.", "m1", NOW)
     answer = recall(deps, RecallRequest.parse(scope, "what instrument do I play?", now=NOW.isoformat()))
     assert answer["memory_pending"] == [] and "cello" in answer["context_block"]
+
+
+def test_child_mode_switched_on_before_the_catch_up_leaves_nothing_of_what_the_child_said(deps, scope):
+    set_consent(deps, scope, True, 30)
+    down = deps.with_(graph=failing(deps.graph, "upsert_fact"), episodes=failing(deps.episodes, "put"))
+    said(down, scope, "I'm allergic to peanuts and my school is Hillside.", "m1", NOW)
+    set_consent(deps, scope, True, 9)  # a child after all: child mode from now on (the data key rotates)
+    assert deps.users.state(scope).child_mode
+    # The pending batches were sealed under the key child mode destroyed: unreadable, dropped.
+    assert catch_up(deps, budget_s=5) == {"unreadable": 2}
+    assert profile(deps, scope)["items"] == [] and deps.episodes.all_for_user(scope) == []
+    assert deps.pending.layers(scope) == set()
+
+
+def test_child_mode_at_ingest_time_is_applied_by_the_catch_up(deps, scope):
+    set_consent(deps, scope, True, 9)
+    said(deps.with_(episodes=failing(deps.episodes, "put")), scope, "I'm allergic to peanuts.", "m1", NOW)
+    assert catch_up(deps, budget_s=5) == {"applied": 1}
+    [event] = deps.episodes.all_for_user(scope)
+    assert event["text"] == "" and event["summary"] == ""  # a child's event: its type and time only
+
+
+def test_the_export_shows_turns_whose_layers_are_pending(deps, scope):
+    from engram.service.export import export_document
+
+    said(deps.with_(episodes=failing(deps.episodes, "put")), scope, "I collect vintage stamps.", "m1", NOW)
+    document = export_document(deps, scope)
+    assert [t["content"] for t in document["turns"]] == ["I collect vintage stamps."]

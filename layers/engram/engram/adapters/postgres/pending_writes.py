@@ -17,15 +17,15 @@ from psycopg.rows import dict_row
 from ...domain.model import Scope
 from ..clients import Clients
 
-_DUE = (
-    "SELECT * FROM (SELECT DISTINCT ON (tenant, user_id, layer) seq, tenant, user_id, layer, batch_key, "
-    "message_ids, said_at, payload, attempts, next_at FROM pending_writes WHERE NOT dead AND layer = ANY(%s) "
-    "ORDER BY tenant, user_id, layer, seq) AS head WHERE next_at <= %s ORDER BY seq LIMIT %s")
-
 
 class PgPendingWrites:
     def __init__(self, clients: Clients) -> None:
         self._clients = clients
+
+    def layers(self, scope: Scope) -> set[str]:
+        with self._clients.pg() as conn:
+            return {r[0] for r in conn.execute("SELECT DISTINCT layer FROM pending_writes WHERE tenant = %s "
+                                               "AND user_id = %s", (scope.tenant, scope.user_id))}
 
     def add(self, scope: Scope, layer: str, batch_key: str, message_ids: list[str], said_at: datetime,
             payload: bytes) -> bool:
@@ -35,14 +35,14 @@ class PgPendingWrites:
                 "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (scope.tenant, scope.user_id, layer, batch_key, message_ids, said_at, payload)).rowcount == 1
 
-    def layers(self, scope: Scope) -> set[str]:
-        with self._clients.pg() as conn:
-            return {r[0] for r in conn.execute("SELECT DISTINCT layer FROM pending_writes WHERE tenant = %s "
-                                               "AND user_id = %s", (scope.tenant, scope.user_id))}
-
     def due(self, now: datetime, limit: int, layers: Collection[str]) -> list[dict]:
         with self._clients.pg() as conn, conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(_DUE, (list(layers), now, limit))
+            # Each (user, layer)'s oldest write, if its time has come: one head per user and layer.
+            cur.execute(
+                "SELECT * FROM (SELECT DISTINCT ON (tenant, user_id, layer) seq, tenant, user_id, layer, batch_key, "
+                "message_ids, said_at, payload, attempts, next_at FROM pending_writes WHERE NOT dead AND "
+                "layer = ANY(%s) ORDER BY tenant, user_id, layer, seq) AS head WHERE next_at <= %s ORDER BY seq "
+                "LIMIT %s", (list(layers), now, limit))
             return [{**row, "payload": bytes(row["payload"])} for row in cur.fetchall()]
 
     def claim(self, seq: int, hold_s: float) -> bool:

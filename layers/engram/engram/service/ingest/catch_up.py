@@ -24,7 +24,7 @@ from ...dependencies import Dependencies
 from ...domain.ingest.pending import Layer, is_dead, outlived, retry_after
 from ...domain.model import Scope
 from ...domain.recall import metrics
-from ...errors import Conflict, StoreUnavailable
+from ...errors import Conflict, KeyDestroyed, StoreUnavailable
 from ..users import write_lease
 from .derived import Derivation, pending_batch
 from .route import WRITERS
@@ -85,6 +85,12 @@ def _apply(deps: Dependencies, row: dict, now: datetime) -> str:
             return "applied"
     except Conflict:
         return "erasing"  # the saga deletes this write with the rest of the user
+    except KeyDestroyed:
+        # Its batch was sealed under a data key since destroyed (child mode switched on, which
+        # rotates the key: what the child said before is unreadable by design). Nothing can be
+        # written from it, and nothing should be.
+        deps.pending.done(row["seq"])
+        return "unreadable"
     except StoreUnavailable as exc:
         # Its store (or the lease's) is still away: no attempt spent, tried again next pass.
         with contextlib.suppress(StoreUnavailable):
