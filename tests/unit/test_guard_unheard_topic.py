@@ -173,3 +173,20 @@ def test_whom_a_question_names_is_not_what_ranks_the_events_that_name_them():
     assert what_is_asked(("theo's", "living"), ("theo",)) == ["living"]
     assert what_is_asked(("theo",), ("theo",)) == ["theo"]  # "Who is Theo?" keeps him
     assert what_is_asked(("王老师", "推荐"), ("王老师",)) == ["推荐"]
+
+
+def test_a_chinese_question_is_about_its_words_not_its_bigrams():
+    from engram.domain.recall.lexical import chinese_words, query_terms, topic_terms
+
+    question = "还记得我上次说的滑雪旅行吗？"
+    assert set(chinese_words(question)) == {"滑雪", "旅行"}  # no 上次, no 雪旅 across two words
+    assert "雪旅" in query_terms(question)  # ranking still matches on bigrams
+    assert topic_terms(query_terms("my ski trip 滑雪旅行"), chinese_words("my ski trip 滑雪旅行")) == [
+        "ski", "trip", "滑雪", "旅行"]
+    assert chinese_words("What was it?") == () and chinese_words("你记得吗") == ()
+
+
+def test_an_unsaid_chinese_topic_is_checked_only_with_a_model_that_reads_chinese():
+    words = topic_words(("滑雪", "旅行"), (), {"旅行": 0}, 50, ["我们去海边了"])
+    assert words.all_unsaid and words.mostly_unsaid(0.6, reads_han=True)
+    assert not words.mostly_unsaid(0.6)  # MiniLM: a Chinese cosine says nothing

@@ -11,7 +11,10 @@ text field found 0.37 of the evidence in its top 10; the same candidates re-scor
 
 Terms: English content words (``query.content_terms``) and, for Chinese, character bigrams
 (words are not spaced; the index's standard analyser reads single characters, so a bigram is
-counted as a two-character phrase).
+counted as a two-character phrase). What a Chinese question is *about* (the guard's topic words)
+is read as words, segmented by jieba (``chinese_words``): a bigram across two words (次说 of
+上次说) is in no memory and would count as a topic never said, and one inside a function word
+(什么) as a topic said everywhere.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .query import content_terms
+
+_JIEBA = None  # jieba, imported on the first Chinese question: its dictionary takes ~2 s to load
 
 MAX_TERMS = 12
 _K1, _B = 1.2, 0.75
@@ -166,6 +171,38 @@ _TIME_WORDS = frozenset(
     "days weekend morning evening night recently jan feb mar apr jun jul aug sep sept oct nov dec".split())
 
 
+# Words a Chinese question is built of that say nothing of what it is about: the function words
+# above and the ways of asking about memory and time.
+_ZH_NOT_TOPIC = frozenset(
+    "什么 为什么 时候 哪里 哪儿 哪个 怎么 怎样 多少 是不是 有没有 还记得 记得 之前 以前 上次 告诉 说过 提过 "
+    "一下 这个 那个 我们 你们 他们 她们 自己 知道 觉得 一个 一些 有些 还是 就是 可以 现在 目前 最近 今天 昨天 "
+    "明天 今年 去年 明年 上周 下周 上个月 下个月 当时 那时 那天 后来 然后 已经 还有 没有 是否 如何 多久 几点 几次 "
+    "一次 问过 聊过 讲过 说的 说了 提到 推荐 建议 哪些 哪天 哪年 哪家 几岁 几个 几年 几天 多大 多长 多远 "
+    "怎么样 什么样 干什么 做什么".split())
+
+
+def chinese_words(text: str) -> tuple[str, ...]:
+    """The words of ``text``'s Chinese that say what it is about: segmented, two characters or
+    more, none of the words every question is built of."""
+    runs = _CJK_RUN.findall(text)
+    if not runs:
+        return ()
+    global _JIEBA
+    if _JIEBA is None:
+        import jieba
+
+        jieba.setLogLevel(60)  # its dictionary loads silently
+        _JIEBA = jieba
+    words = (w for run in runs for w in _JIEBA.lcut(run))
+    return tuple(dict.fromkeys(w for w in words if len(w) >= 2 and w not in _ZH_NOT_TOPIC))
+
+
+def topic_terms(terms: Sequence[str], han_words: Sequence[str]) -> list[str]:
+    """The question's terms as the guard reads them: its non-Chinese terms, and its Chinese as
+    words (``chinese_words``) rather than bigrams."""
+    return [t for t in terms if not is_cjk(t)] + list(han_words)
+
+
 def _plain(term: str) -> str:
     return term.removesuffix("'s").removesuffix("'")
 
@@ -198,10 +235,12 @@ class TopicWords:
     def all_unsaid(self) -> bool:
         return bool(self.unsaid) and not self.said
 
-    def mostly_unsaid(self, share: float) -> bool:
+    def mostly_unsaid(self, share: float, reads_han: bool = False) -> bool:
         """Whether most of what is asked was never said, in words a cosine can be read for (with
-        MiniLM a Chinese cosine says nothing, so Chinese terms are left to the thresholds)."""
-        return bool(self.unsaid) and self.unsaid_share >= share and not any(is_cjk(t) for t in self.unsaid)
+        MiniLM a Chinese cosine says nothing, so there Chinese terms are left to the thresholds;
+        ``reads_han``: the model reads Chinese)."""
+        return (bool(self.unsaid) and self.unsaid_share >= share
+                and (reads_han or not any(is_cjk(t) for t in self.unsaid)))
 
     def said_in(self, text: str | Tokens) -> bool:
         """Whether ``text`` holds a topic word the user said, or a time the question names."""

@@ -37,9 +37,11 @@ from ...domain.recall.lexical import (
     TopicWords,
     background_names,
     bm25,
+    chinese_words,
     evidence_weights,
     lexical_overlap,
     query_terms,
+    topic_terms,
     topic_words,
     weighted_overlap,
     weights,
@@ -192,6 +194,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     t0 = time.perf_counter()
     topic = intent.topic or intent.text
     terms = query_terms(topic)
+    han_words = chinese_words(topic)  # what a Chinese question is about, as words (the guard's)
     # What needs no vector is asked while the question is embedded (I/O beside CPU): the lexical
     # candidates with the user's term counts, in one round trip, and the fresh list. Sealed
     # (sensitive) events are found lexically by their keyed term tokens only: the user's key is
@@ -199,7 +202,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     def lexical_side() -> tuple[list[dict], int, dict[str, int]]:
         blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
         return deps.episodes.lexical(scope, lexical_text(topic), recipe.lexical_candidates, blind=blind,
-                                     count_terms=list(terms))
+                                     count_terms=list(dict.fromkeys([*terms, *han_words])))
 
     searching = deps.runtime.submit(_BESIDE, lexical_side)
     fresh = deps.runtime.submit(_BESIDE, _fresh_events, deps, scope)
@@ -288,8 +291,9 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             # are not in.
             signals["own_names"] = sorted(own | set(unchecked) | (set(background) if foreground else set()))
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
-        signals["topic_words"] = dataclasses.asdict(topic_words(terms, intent.names, df, user_docs, tokens.values(),
-                                                                        memories_in_han=script == "han"))
+        signals["topic_words"] = dataclasses.asdict(topic_words(topic_terms(terms, han_words), intent.names, df,
+                                                                user_docs, tokens.values(),
+                                                                memories_in_han=script == "han"))
     stretch = across_languages(unrelated, deps.embedder.translation_cosine) if across else 1.0
     relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
@@ -371,7 +375,7 @@ def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, 
     alone (the few most relevant candidates, in one batch each side). None: no check applies.
     The guard counts no other event as a record (``fusion.counted_records``)."""
     words = TopicWords.from_fields(topic)
-    if not words.mostly_unsaid(recipe.unheard_share):
+    if not words.mostly_unsaid(recipe.unheard_share, reads_han=deps.embedder.translation_cosine is not None):
         return None
     threshold = recipe.record_threshold(words.all_unsaid)
     candidates = record_candidates(items, threshold, intent.names, recipe.unheard_checked)
