@@ -181,19 +181,27 @@ _ZH_NOT_TOPIC = frozenset(
     "怎么样 什么样 干什么 做什么".split())
 
 
+def load_segmenter():
+    """jieba with its dictionary loaded (once per process: about 2 s, so a recall's warm-up does
+    it outside every step's deadline)."""
+    global _JIEBA
+    if _JIEBA is None:
+        import jieba
+
+        jieba.setLogLevel(60)  # its dictionary loads silently
+        jieba.initialize()
+        _JIEBA = jieba
+    return _JIEBA
+
+
 def chinese_words(text: str) -> tuple[str, ...]:
     """The words of ``text``'s Chinese that say what it is about: segmented, two characters or
     more, none of the words every question is built of."""
     runs = _CJK_RUN.findall(text)
     if not runs:
         return ()
-    global _JIEBA
-    if _JIEBA is None:
-        import jieba
-
-        jieba.setLogLevel(60)  # its dictionary loads silently
-        _JIEBA = jieba
-    words = (w for run in runs for w in _JIEBA.lcut(run))
+    segmenter = load_segmenter()
+    words = (w for run in runs for w in segmenter.lcut(run))
     return tuple(dict.fromkeys(w for w in words if len(w) >= 2 and w not in _ZH_NOT_TOPIC))
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from aws_lambda_powertools import Logger
 
 from ...dependencies import Dependencies
+from ...domain.recall.lexical import load_segmenter
 from ...domain.recall.query import QueryIntent
 from . import readers
 from .request import RecallContext, StepResult
@@ -126,6 +127,7 @@ def warm_up(deps: Dependencies, steps: tuple[Read, ...]) -> None:
         if step.embeds and deps.embedder not in state:  # once per model, whichever copies share it
             try:
                 deps.embedder.warm_up()
+                load_segmenter()  # a Chinese question's topic words (the step that embeds reads them)
                 state[deps.embedder] = math.inf
             except Exception as exc:  # noqa: BLE001 - see above
                 log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
