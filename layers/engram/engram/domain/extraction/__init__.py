@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_zh
+from .discourse import before_hypothesis, is_fiction, not_taken_back, we_are_i, without_asides, without_quotations
 from .rules import read_clause
 from .speech import IRONY, as_typed
 from .text import (
@@ -32,7 +33,6 @@ from .text import (
     clean_object,
     is_chinese,
     is_hearsay,
-    is_hypothetical,
     number,
     said,
     sentences,
@@ -144,11 +144,15 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # The turn is stored escaped (cleaning); its words are read as said, so "I love <b>jazz</b>;"
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     content = as_typed(html.unescape(turn.content))
+    if is_fiction(content):
+        return []
     found: list[Found] = []
-    for sentence in sentences(content):
+    for sentence in sentences(without_quotations(without_asides(content))):
         ironic = sentence.endswith(IRONY)
-        sentence = sentence.removesuffix(IRONY)
-        if is_hypothetical(sentence):
+        # Only what the sentence states before it supposes is read ("I speak Vietnamese at home, so
+        # I'm wondering if…"); a joke taken back is not said.
+        sentence = before_hypothesis(not_taken_back(sentence.removesuffix(IRONY)))
+        if not sentence:
             continue
         # A question is skipped, but a statement beside it is read ("I have asthma, any tips?").
         statement = said(sentence)
@@ -158,7 +162,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
             if is_hearsay(clause):
                 unread = True
                 continue
-            read += _read(clause)
+            read += _read(we_are_i(clause))
             read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told
         # of what Tom said.

@@ -41,7 +41,7 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "missus": "spouse", "hubby": "spouse", "wifey": "spouse", "bf": "spouse", "gf": "spouse",
              "bro": "brother", "sis": "sister", "mate": "friend", "mates": "friend", "bestie": "friend",
              "bff": "friend", "mam": "mom", "mammy": "mom", "mummy": "mom", "amma": "mom", "appa": "dad",
-             "老大": "孩子",
+             "老大": "孩子", "娃": "孩子",
              "宝宝": "孩子", "闺女": "女儿", "太太": "妻子", "先生": "丈夫", "爱人": "妻子", "媳妇": "妻子",
              "师傅": "导师", "上司": "经理", "主管": "经理", "教授": "导师", "博导": "导师", "兄弟": "哥哥",
              "姐妹": "姐姐", "好朋友": "朋友", "爸": "爸爸", "妈": "妈妈", "哥": "哥哥", "姐": "姐姐",

@@ -71,6 +71,19 @@ _DIED = re.compile(r"^(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:pass
                    r"crossed the rainbow bridge)\b"
                    r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
                    r"(?:去世|过世|死|走)了", _I)
+# "I quit the law firm", "handed in my notice", "got laid off", "我辞职了", "柜员我不干了": a job left.
+# Its subject is the user: said first, or dropped ("Handed in my notice at Westpac").
+_QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officially|today|yesterday|so|and) )*(?:"
+                   r"(?:quit|left|resigned from|walked out of) (?:my |the |that |this )?(?:[\w-]+ ){0,2}?(?:job|role|"
+                   r"position|post|firm|company|practice|employer|workplace|gig)\b"
+                   r"|(?:handed in|gave|put in|turned in|handed) (?:my )?(?:notice|resignation|two weeks)"
+                   r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
+                   r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b)))"
+                   r"(?: (?:at|with|from) (?:the )?(" + WORD + r"))?", _I)
+_ZH_QUIT = re.compile(r"辞职|辞了职|辞的职|离职|离了职|不干了|被裁|被开除|被辞退|裸辞")
+_ZH_QUIT_FROM = re.compile(r"从(.{1,12}?)(?:离职|辞职)")
+_ZH_SOMEONE = re.compile(r"他|她|你|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|老板|领导")
+_WORK = (P.WORKS_AT, P.WORKS_AS)
 _PARTNER = (P.HAS_SPOUSE,)
 _LIVES = (P.HAS_PET, P.HAS_SPOUSE, P.HAS_CHILD, P.HAS_PARENT, P.HAS_SIBLING, P.HAS_FRIEND)
 
@@ -82,6 +95,11 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         name = (match.group(1) or match.group(2) or "").strip()
         return [(f.predicate, f.object) for f in earlier
                 if f.predicate in _PARTNER and (not name or f.object.lower() == name.lower())][-1:]
+    if (match := _QUIT.search(clause)) or (_ZH_QUIT.search(clause) and not _ZH_SOMEONE.search(clause)):
+        named = (match.group(1) if match else None) or (m.group(1) if (m := _ZH_QUIT_FROM.search(clause)) else None)
+        # A job left by its employer's name ends that employer; a job left unnamed ends the work said.
+        return [(f.predicate, f.object) for f in earlier if f.predicate in _WORK
+                and (named is None or f.predicate is P.WORKS_AT and f.object.lower() == named.lower())]
     if match := _DIED.search(clause):
         name = (match.group(1) or match.group(2)).lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES

@@ -316,8 +316,9 @@ RULES: list[Rule] = [
                     r"(?:(?:fluent|decent|good)\s+)?(" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"fluent in (" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
     # occupations
-    Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working) as an? " + JOB,
-                    _I), P.WORKS_AS),
+    Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working)(?: nights| days"
+                    r"| weekends| shifts| part[- ]time| full[- ]time| freelance| remotely)? as an? " + JOB, _I),
+         P.WORKS_AS),
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"an? (?:\d{1,3}[- ]years?[- ]old )?" + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
     # a change of job said as news: "I became a UX designer" (not "my sister became a nurse")

@@ -12,7 +12,7 @@ from .text import ZH_DATE, age, calendar_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
-       r"居然|竟然|终于|突然|早就)*")
+       r"居然|竟然|终于|突然|早就|正式|整整)*")
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
 LIST = r"([^，。；！？,.;!?\s]{1,30}?)"
@@ -20,7 +20,7 @@ _HAN_NAME = r"(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z]{2,20})"
 # A person as named in Chinese: with a title ("王老师", "张经理"), a bare name, or a Latin one.
 TITLED = (r"([\u4e00-\u9fff]{1,3}?(?:老师|经理|总|医生|教授|主任|博士|律师|师傅|阿姨|叔叔)|[\u4e00-\u9fff]{2,3}"
           r"|[A-Za-z]{2,20})")
-RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|男朋友|女朋友|妈妈|爸爸|母亲|父亲|"
+RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|娃|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|男朋友|女朋友|妈妈|爸爸|母亲|父亲|"
             r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管)")
 OCCUPATIONS = (r"医生|大夫|老师|教师|护士|程序员|工程师|软件工程师|学生|大学生|研究生|博士生|硕士生|高中生|律师|设计师|"
                r"会计|会计师|厨师|司机|记者|警察|销售|产品经理|项目经理|经理|药剂师|建筑师|作家|翻译|演员|公务员|"
@@ -108,7 +108,8 @@ _SURNAME_CLASS = "[" + "".join(sorted(_SURNAMES)) + "]"
 _NAME_SHAPE = _SURNAME_CLASS + r"[\u4e00-\u9fff]{1,2}?|[小老阿][\u4e00-\u9fff]|([\u4e00-\u9fff])\3"
 _AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|礼拜)|今天|明天|昨天|今年|明年|去年|最近|刚|"
                   r"已经|要|让|想|对|考|写|买|送|挑|选|准备|"
-                  r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末")
+                  r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末|这|那|天天|整天|"
+                  r"老是|一直|还|都|就|下周|明年")
 # Words of a name's shape that are no name: "我老婆白天要上班", "我妈高兴得…".
 _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
                  "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上"}
@@ -220,6 +221,10 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:擅长|精通|很会|熟悉)" + LIST + END), P.MASTERS, lists=True),
     Rule(re.compile(r"我" + ADV + r"(?:会说|能说|会讲|能讲)(" + _LANGUAGE + r"(?:(?:和|、|跟)" + _LANGUAGE + r")*)"),
          P.MASTERS, lists=True),
+    # a new activity in place of an old one: "改成早上打太极", "换成游泳了"
+    Rule(re.compile(r"我" + ADV + r"(?:改成|换成|改为|改|换|转而)了?(?:每天|早上|晚上|周末|平时|去)*("
+                    + _HOBBIES + r")"),
+         P.HAS_HOBBY, value=lambda v: _activity(re.sub(r"^学(?=..)", "", v))),
     # fears are dislikes: "我怕狗", "我很害怕蛇"
     Rule(re.compile(r"^我" + ADV + r"(?:怕|害怕|恐惧)" + OBJ + END), P.DISLIKES),
     # occupations: "我是一名医生", "我在医院当护士", "我的工作是程序员"
@@ -282,6 +287,8 @@ RULES: list[Rule] = [
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
+    # "现在住杭州": "住" without "在" before a place by its name
+    Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"住(?!在)" + _PLACE + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
     # "我回老家成都了": back home, where the user is from, to live
@@ -293,6 +300,9 @@ RULES: list[Rule] = [
                     + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
     Rule(re.compile(r"我(?:(?:家|们家)的?|的)" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
          kind_group=1),
+    # the name right after the animal: "我家猫咪咪最近不吃东西", "我的狗旺财"
+    Rule(re.compile(r"我(?:家|们家)?的?" + _PET + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT
+                    + r"|最近|不|没|老|特别|很|$)"), P.HAS_PET, 2, kind_group=1, value=_apposed),
     Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"

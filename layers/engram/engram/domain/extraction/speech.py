@@ -60,7 +60,7 @@ def without_fillers(clause: str) -> str:
 # A clause asks when it opens as a question (a wh-word, an auxiliary before its subject) or as a bare
 # request ("any tips?", "ideas for a party?", "help me outline it?").
 # "was diagnosed with…", "did my degree at…": a statement that dropped its "I", not a question.
-EN_NOT_ASKED = r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did my\b|been\b)"
+EN_NOT_ASKED = r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did my\b|been\b|(?:has|have|had) to\b)"
 _EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?" + EN_NOT_ASKED
                       + r"(?:do|does|did|am|is|are|can|could|would|"
                       r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
@@ -88,12 +88,14 @@ def statement_part(sentence: str, asks: bool) -> str:
         return sentence
     chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
     segments = [s for s in (_ZH_SEGMENTS if chinese else _EN_SEGMENTS).split(sentence.strip()) if s.strip()]
-    if not segments or (_ZH_TAG if chinese else _EN_TAG).match(without_fillers(segments[-1])):
-        return ""
+    # A tag asks about the clause it closes ("I'm 35, right?"), not the ones before that one.
+    tagged = bool(segments) and bool((_ZH_TAG if chinese else _EN_TAG).match(without_fillers(segments[-1])))
+    if tagged:
+        segments = segments[:-2]
     said: list[str] = []
     for index, segment in enumerate(segments):
         bare = without_fillers(segment)
-        last = index == len(segments) - 1
+        last = index == len(segments) - 1 and not tagged
         if last or (_ZH_ASKS.search(bare) if chinese else _EN_ASKS.match(bare) or bare.endswith("?")):
             break
         said.append(segment)
@@ -108,7 +110,8 @@ EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
               r"gave away|got rid of|did my|(?:was|got) diagnosed|got|been|born)"
-              r"|(?:working as|working at|working for|living in|based in|studying|majoring)"
+              r"|(?:working as|working at|working for|living in|based in|studying|majoring"
+              r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
               r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z])))"
@@ -117,7 +120,7 @@ _EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
 # What a dropped subject was, by the word it left: "been …" is "I've been …", "born …" "I was born".
 _EN_RESTORED = (("been", "I've "), ("born", "I was "), ("allergic", "I'm "), ("terrified", "I'm "), ("scared", "I'm "),
                 ("afraid", "I'm "), ("obsessed", "I'm "), ("bilingual", "I'm "), ("fluent", "I'm "), ("from", "I'm "),
-                ("in", "I'm "), ("now in", "I'm "))
+                ("in", "I'm "), ("now in", "I'm "), ("starting", "I'm "))
 # A bare age said after the user's own clause: "Niamh here, 27, from Cork".
 _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?)"
                           r"(?=\s*(?:,|$))", re.I)
@@ -188,14 +191,14 @@ IRONY = " /s"
 _REPEATED = re.compile(r"([!?？！。.])\1+|([!?？！])[!?？！]+")
 
 
-# "本人" (formal) and "俺" (northern speech) are "我" at the head of a clause.
-_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))(?:本人|俺)(?!们)")
+# "本人" (formal) at the head of a clause, and "俺", "咱" (northern speech) anywhere, are "我"; "俺们", "咱们" "我们".
+_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))本人|俺(?!们)|咱(?!们)")
 
 
 def as_typed(text: str) -> str:
     """A chat message with its texting spellings spelt out, curly apostrophes straight, repeated
     punctuation once, and each run of emoji a sentence break (an ironic face marked ``IRONY``)."""
-    text = _ZH_FIRST_PERSON.sub("我", text.replace("’", "'").replace("‘", "'"))
+    text = _ZH_FIRST_PERSON.sub("我", re.sub(r"俺们|咱们", "我们", text.replace("’", "'").replace("‘", "'")))
     text = _TEXTING_WORDS.sub(lambda m: _texting(m.group(1)), text)
     text = _EMOJI.sub(lambda m: (IRONY if _IRONIC.search(m.group(0)) else "") + "\n", text)
     return _REPEATED.sub(lambda m: m.group(1) or m.group(2), text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .discourse import zh_own
 from .speech import (
     EN_DROPPED,
     EN_NOT_ASKED,
@@ -90,7 +91,7 @@ def clauses(sentence: str) -> list[str]:
     """One sentence as clauses with one subject each; a subjectless clause after one the user is the
     subject of ("…，但是不喜欢香菜", "… but hate country") gets the user back as its subject."""
     if is_chinese(sentence):
-        parts = [without_fillers(p) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
+        parts = [zh_own(without_fillers(p)) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
         parts = [p for p in parts if p]
         out = [with_zh_subject(p) for p in parts[:1]]
         unsaid = bool(out) and bool(_ZH_UNSAID.match(out[0])) and not _ZH_OTHERS.search(sentence)
@@ -129,8 +130,6 @@ _QUESTION = re.compile(r"[?？]\s*$|^" + EN_NOT_ASKED + r"(?:do|does|did|am|is|a
                        r" (?:i|we|you|u|it|there|my)|what|what's|how|where|which|why|who|any (?:tips|ideas|advice|"
                        r"recs|suggestions|recommendations))\b|(?:吗|呢|么)[。！!.]?$|是不是|有没有|会不会|什么|哪里|哪儿|为什么|怎么",
                        re.I)
-_HYPOTHETICAL = re.compile(r"\b(?:if|unless|suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
-                           r"pretend|someday|one day)\b|如果|假如|要是|假设|想象|万一|将来|以后", re.I)
 
 
 def is_hearsay(clause: str) -> bool:
@@ -145,9 +144,6 @@ def said(sentence: str) -> str:
     """The part of a sentence that states rather than asks ("" for a question through and through)."""
     return statement_part(sentence, is_question(sentence))
 
-
-def is_hypothetical(sentence: str) -> bool:
-    return bool(_HYPOTHETICAL.search(sentence))
 
 
 # -- a change of state: a past state, or one that stopped ---------------------------------------------
@@ -208,7 +204,7 @@ _EN_LEAD = re.compile(r"^(?:the|a|an|to|eating|drinking|having|some|all|any|most
 _EN_TRAIL = re.compile(r"\s+(?:a lot|so much|very much|too|as well|anymore|any more|these days|nowadays|lately|now|"
                        r"right now|in general|though|actually|really|the most|most of all|more than anything|"
                        r"last (?:week|month|year)|this (?:week|month|year)|recently|again|at all|honestly|overall|"
-                       r"rn|lol|lmao|first thing(?: in the morning)?|"
+                       r"rn|lol|lmao|first thing(?: in the morning)?|myself|personally|"
                        # "true crime ones": the pro-form stands for a noun said before ("podcasts")
                        r"ones|"
                        r"haha+|tbh|ngl|btw|fyi|imo|"

@@ -1,0 +1,135 @@
+"""How a long message wraps its facts, read before its sentences are: asides in brackets and between
+dashes, words quoted from someone else, a joke taken back, a game of make-believe, and the part of a
+sentence before a hypothesis starts. Each is a shape of discourse, not of one fact, so every rule
+downstream sees the plain statement ("my partner (Sam) hates…" is "my partner Sam hates…").
+
+Pure string functions; ``extract_facts`` applies them to a turn, then to each sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .speech import UPPER
+
+# -- asides ------------------------------------------------------------------------------------------
+
+# Who a bracket may name right after: a relation or an animal ("my advisor (Mehmet, lovely bloke)").
+_NAMED_BEFORE = (r"(?:sons?|daughters?|child|kids?|wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|"
+                 r"mother|father|mom|mum|dad|brother|sister|sibling|twin|friend|bestie|advisor|supervisor|mentor|"
+                 r"teacher|colleague|co-?worker|boss|manager|flatmate|roommate|dog|cat|puppy|kitten|rabbit|bunny|"
+                 r"hamster|parrot|bird|horse|pony|tortoise|turtle|snake|lizard|gecko|ferret|budgie|pet)")
+_EN_BRACKET = re.compile(r"\b(" + _NAMED_BEFORE + r")\s*\(\s*(" + UPPER + r"[\w'’-]*(?: " + UPPER + r"[\w'’-]*)?)"
+                         r"(?=\s*[),;:\-–—]|\s+(?:-|–|—))[^()]*\)", re.I)
+_ZH_BRACKET = re.compile(r"[（(]\s*(?:(?:他|她|它)?(?:叫|名叫|名字叫)|大名|全名|本名|真名|学名)?"
+                         r"([\u4e00-\u9fff]{2,4}|[A-Za-z]{2,20})\s*[）)]")
+_ZH_FULL_NAME = re.compile(r"(?:[小老阿][\u4e00-\u9fff])?[（(]\s*(?:大名|全名|本名|真名)([\u4e00-\u9fff]{2,4})\s*[）)]")
+_ANY_BRACKET = re.compile(r"\s*[（(][^()（）]{0,120}[）)]")
+# A spaced dash sets off an aside or starts a new clause, as a comma does.
+_DASH = re.compile(r"\s+[-–—]+\s+|\s*[—–]{1,2}\s*(?=\D)")
+
+
+def without_asides(text: str) -> str:
+    """A name in brackets after who it names stays as its apposition ("我妈（赵秀兰）" is
+    "我妈赵秀兰"; "小刘（大名刘洋）" is "刘洋"); any other bracket is an aside and goes; a spaced dash
+    is a comma."""
+    text = _EN_BRACKET.sub(lambda m: f"{m.group(1)} {m.group(2)},", text)
+    text = _ZH_FULL_NAME.sub(lambda m: m.group(1), text)
+    text = _ZH_BRACKET.sub(lambda m: m.group(1), text)
+    text = _ANY_BRACKET.sub("", text)
+    return _DASH.sub(", ", text)
+
+
+# -- words of someone else ---------------------------------------------------------------------------
+
+# A quotation that is a clause (it has a person in it, or several words) is what someone said, not
+# the user's claim: "my friend texted me 'I'm allergic to Mondays'". A quoted name or title stays.
+_QUOTED = re.compile(r"\"([^\"]{1,200})\"|“([^”]{1,200})”|「([^」]{1,200})」|『([^』]{1,200})』")
+_CLAUSE_INSIDE = re.compile(r"\b(?:i|i'm|i've|my|me|we|you|he|she|they)\b|[我你他她]|\w+ \w+ \w+ \w+", re.I)
+
+
+def without_quotations(text: str) -> str:
+    def replace(match: re.Match) -> str:
+        inner = next(g for g in match.groups() if g is not None)
+        return ("那句话" if re.search(r"[\u4e00-\u9fff]", inner) else "that") if _CLAUSE_INSIDE.search(inner) \
+            else match.group(0)
+
+    return _QUOTED.sub(replace, text)
+
+
+# -- make-believe and jokes --------------------------------------------------------------------------
+
+# A game the user sets up ("let's play a game: you're a detective and I'm…") says nothing of them.
+_FICTION = re.compile(r"\b(?:let's|let us) (?:play|pretend|role-?play|imagine)\b|\brole-?play\b|\bin character\b"
+                      r"|\bpretend (?:that |to be |you're |you are |i'm |i am )|角色扮演|扮演|假装我|我们来玩", re.I)
+# "…, jk", "哈哈，开玩笑的": what came before in the sentence is taken back.
+_TAKEN_BACK = re.compile(r"^.*(?:\b(?:just kidding|only kidding|kidding|jk|j/k|joking|just joking)\b"
+                         r"|开玩笑的?|开个玩笑|逗你的|逗你玩的|说着玩的)[\s,，.。!！~～]*", re.I)
+
+
+def is_fiction(text: str) -> bool:
+    return bool(_FICTION.search(text))
+
+
+def not_taken_back(sentence: str) -> str:
+    return _TAKEN_BACK.sub("", sentence)
+
+
+# -- the part of a sentence before a hypothesis ------------------------------------------------------
+
+_EN_HYPOTHESIS = re.compile(r"\b(?:if|unless|suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
+                            r"pretend|someday|one day)\b", re.I)
+# "自从搬到成都以后" is a time since, not a future: "以后" is only a hypothesis without "自从" before it.
+_ZH_HYPOTHESIS = re.compile(r"如果|假如|要是|假设|想象|万一|将来|等我|以后")
+_ZH_SINCE = re.compile(r"自从[^，,。]*?(?:以后|之后|以来)")
+# Where a clause that states may end before the one that supposes: a comma, a semicolon, a
+# coordinating word.
+_EN_BREAK = re.compile(r",\s*|;\s*|\s+(?:and|so|but|because)\s+", re.I)
+_ZH_BREAK = re.compile(r"[，,；;]")
+
+
+def before_hypothesis(sentence: str) -> str:
+    """What a sentence states before it supposes: "I speak Vietnamese at home, so I'm wondering if
+    it's worth…" states the first clause; "If I lived in Paris, I'd…" and "I wish I had a dog"
+    state nothing. A sentence with no hypothesis is returned whole."""
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
+    if chinese:
+        masked = _ZH_SINCE.sub(lambda m: "_" * len(m.group(0)), sentence)
+        match = _ZH_HYPOTHESIS.search(masked)
+    else:
+        match = _EN_HYPOTHESIS.search(sentence)
+    if match is None:
+        return sentence
+    head = sentence[: match.start()]
+    breaks = list((_ZH_BREAK if chinese else _EN_BREAK).finditer(head))
+    return head[: breaks[-1].start()].strip() if breaks else ""
+
+
+def we_are_i(clause: str) -> str:
+    """"We both love Ethiopian food", "we all hate mornings": the user is one of the "we"."""
+    return re.sub(r"\b[Ww]e (?:both|all|each|two) ", "I ", clause)
+
+
+# -- Chinese: whose a clause is, as chat says it ----------------------------------------------------
+
+# "自从去年搬到成都以后" says "去年搬到成都": a time since is a thing done.
+_ZH_SINCE_SPAN = re.compile(r"^自从(.+?)(?:以后|之后|以来)$")
+# "我家娃", "我们领导", "我们有个女儿": the family's or the team's is the user's.
+_ZH_OURS = re.compile(r"^(?:我们家|我家|咱家|我们)(?=(?:的)?(?:娃|孩子|老大|老二|闺女|儿子|女儿|宝宝|领导|老板|经理|"
+                      r"老师|导师|主管|上司|班主任)|有(?:一|两|三)?个)")
+# A kin word that opens a clause with a name says whose by being said by the user: "老婆叫林芳".
+_ZH_BARE_KIN = re.compile(r"^(?=(?:老婆|老公|媳妇|爱人|太太|先生|儿子|女儿|闺女|娃|孩子|男朋友|女朋友|对象)"
+                          r"(?:叫|名叫|名字叫)[\u4e00-\u9fff])")
+# "平时没事我就喜欢钓鱼": the time said before "我" is read after it ("我平时没事就喜欢钓鱼").
+_ZH_TIME_FIRST = re.compile(r"^((?:平时|周末|每天|每周|没事|有空|闲着|下班后|业余时间|现在|最近|以前|小时候|去年|今年|"
+                            r"这几年|这些年|一直以来)+(?:的时候)?)[，,]?我(?!们|的)")
+# "我是从小在青岛长大的", "我是当老师的": the "是…的" that stresses a statement is no part of it.
+_ZH_CLEFT = re.compile(r"^我是((?:从小|从|在|当|做|干|搞|教|开|跑|写|卖|修|一直)[\u4e00-\u9fff]{1,16}?)的$")
+
+
+def zh_own(clause: str) -> str:
+    clause = _ZH_SINCE_SPAN.sub(r"\1", clause)
+    clause = _ZH_OURS.sub("我", clause)
+    clause = _ZH_BARE_KIN.sub("我", clause)
+    clause = _ZH_TIME_FIRST.sub(r"我\1", clause)
+    return _ZH_CLEFT.sub(r"我\1", clause)
