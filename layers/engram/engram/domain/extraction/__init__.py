@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
-from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_zh
+from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_passing, rules_zh
 from .discourse import before_hypothesis, is_fiction, not_taken_back, we_are_i, without_asides, without_quotations
 from .rules import read_clause
 from .speech import IRONY, as_typed
@@ -50,6 +50,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u4e00-\u9fff]{2,4}")
 
 _CORRECTION = re.compile(r"^(?:(?:oh|ah|um|uh)[,!]?\s+)?(?:no|nope|sorry|oops|actually|correction|wait|my bad|"
                          r"no wait|sorry,? no)[,!.:]?\s+"
+                         # "sorry, typo - it's Joan": what went wrong may be said first
+                         r"(?:(?:a |my )?(?:typo|autocorrect|mistake|misspelling|spelling)[,!.:]?\s*(?:[-–—]\s*)?)?"
                          r"(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
                          r"|^correction:\s*|^(?:不是|不对|不，|更正|我是说|我的意思是|说错了|搞错了)", re.I)
 _CORRECTED_VALUE = re.compile(r"^(?:.*?(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
@@ -67,7 +69,8 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
-_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES
+_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
+_STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
 
@@ -172,6 +175,9 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in read if not (ironic and f[0] in _TASTES)]
     found = rules_change.exclusive_endings(found, previous)
+    # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
+    if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
+        found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)

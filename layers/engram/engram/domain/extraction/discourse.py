@@ -77,7 +77,7 @@ def not_taken_back(sentence: str) -> str:
 
 # -- the part of a sentence before a hypothesis ------------------------------------------------------
 
-_EN_HYPOTHESIS = re.compile(r"\b(?:if|unless|suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
+_EN_HYPOTHESIS = re.compile(r"\b(?:if|unless|(?<!\bi )suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
                             r"pretend|someday|one day)\b", re.I)
 # "自从搬到成都以后" is a time since, not a future: "以后" is only a hypothesis without "自从" before it.
 _ZH_HYPOTHESIS = re.compile(r"如果|假如|要是|假设|想象|万一|将来|等我|以后")
@@ -118,8 +118,8 @@ _ZH_SINCE_SPAN = re.compile(r"^自从(.+?)(?:以后|之后|以来)$")
 _ZH_OURS = re.compile(r"^(?:我们家|我家|咱家|我们)(?=(?:的)?(?:娃|孩子|老大|老二|闺女|儿子|女儿|宝宝|领导|老板|经理|"
                       r"老师|导师|主管|上司|班主任)|有(?:一|两|三)?个)")
 # A kin word that opens a clause with a name says whose by being said by the user: "老婆叫林芳".
-_ZH_BARE_KIN = re.compile(r"^(?=(?:老婆|老公|媳妇|爱人|太太|先生|儿子|女儿|闺女|娃|孩子|男朋友|女朋友|对象)"
-                          r"(?:叫|名叫|名字叫)[\u4e00-\u9fff])")
+_ZH_BARE_KIN = re.compile(r"^(?:现在的|新的?|现任的?)?(?=(?:老婆|老公|媳妇|爱人|太太|先生|儿子|女儿|闺女|娃|孩子|"
+                          r"男朋友|女朋友|对象)(?:叫|名叫|名字叫)[\u4e00-\u9fff])")
 # "平时没事我就喜欢钓鱼": the time said before "我" is read after it ("我平时没事就喜欢钓鱼").
 _ZH_TIME_FIRST = re.compile(r"^((?:平时|周末|每天|每周|没事|有空|闲着|下班后|业余时间|现在|最近|以前|小时候|去年|今年|"
                             r"这几年|这些年|一直以来)+(?:的时候)?)[，,]?我(?!们|的)")

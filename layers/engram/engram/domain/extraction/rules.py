@@ -48,6 +48,9 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "弟": "弟弟", "妹": "妹妹", "闺蜜": "朋友", "男朋友": "丈夫", "女朋友": "妻子"}
 
 
+_NAMED = {Predicate.HAS_NAME, Predicate.HAS_PET, Predicate.HAS_CHILD, Predicate.HAS_PARENT, Predicate.HAS_SPOUSE,
+          Predicate.HAS_SIBLING, Predicate.HAS_FRIEND, Predicate.HAS_ADVISOR, Predicate.HAS_COLLEAGUE,
+          Predicate.HAS_MANAGER}
 _Y_PLURALS = {"puppies": "puppy", "bunnies": "bunny", "ponies": "pony"}
 
 
@@ -80,6 +83,8 @@ def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str, tu
                 continue
             for part in (split_list(raw) if rule.lists else [raw]):
                 obj = clean_object(part)
+                if predicate in _NAMED:  # "my son Eli's birthday" names Eli
+                    obj = re.sub(r"(?<=\w)['’]s$", "", obj)
                 if obj and rule.value is not None:
                     obj = rule.value(obj)
                 if obj and rule.kind_group is not None:

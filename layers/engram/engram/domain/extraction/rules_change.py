@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ..model import Extraction
 from ..model import Predicate as P
 from .rules import Rule
-from .rules_en import ADV, WORD
+from .rules_en import ADV, CONDITIONS, WORD
 from .rules_en_life import _ACTIVITY_END, _DOING, _GOING, _PASTIMES, _PLAYED, _plain_hobby, _series
 from .rules_zh import _HOBBIES, _activity
 from .rules_zh import ADV as ZH_ADV
@@ -37,7 +37,11 @@ _STOPPED_ZH = r"我" + ZH_ADV + r"(?:不再|不|没再)(?:去)?(" + _HOBBIES + r
 _ZH_TOPIC_STOPPED = (r"^([\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r"(?:早就|早已|早|已经|都|也|再也)*(?:不|没)(?:再)?"
                      r"(?:弹|玩|打|下|拉|踢|练|做|画|唱|跳|学|滑|骑|去)了")
 
+# "my anaemia has completely cleared up": a condition gone.
+_HEALED = (r"\bmy (" + CONDITIONS + r") (?:has |is |'s |was )?(?:now |finally |completely |totally |fully )*"
+           r"(?:cleared up|gone(?: away)?|cured|healed|resolved|in remission)\b")
 RULES_EN: list[Rule] = [
+    Rule(re.compile(_HEALED, _I), P.HAS_CONDITION),
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_PREFERENCE, lists=True, value=_plain_hobby),
     Rule(re.compile(_GEAR_GONE, _I), P.HAS_HOBBY, value=_plain_hobby),
@@ -66,9 +70,10 @@ _BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |of
                        r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了", _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
-# away"); "走了" (went) is said of a death too, and only ends who was named.
-_DIED = re.compile(r"^(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:passed away|died|passed|was put down|"
-                   r"crossed the rainbow bridge)\b"
+# away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
+# first ("Sad news, Kiwi passed away").
+_DIED = re.compile(r"(?:^|^[^,:]{1,30}[,:]\s*)(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:passed away|died|"
+                   r"passed|was put down|crossed the rainbow bridge)\b"
                    r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
                    r"(?:去世|过世|死|走)了", _I)
 # "I quit the law firm", "handed in my notice", "got laid off", "我辞职了", "柜员我不干了": a job left.

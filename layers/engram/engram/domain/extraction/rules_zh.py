@@ -243,6 +243,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:跳槽(?:去|到|进)了?|跳到了?|入职了?)" + _WHERE
                     + r"(?:公司)?(?:了|(?=当|做|$|[，。！!.]))"), P.WORKS_AT,
          value=_workplace),
+    # "下周一去腾讯报到": a first day named
+    Rule(re.compile(r"我" + ADV + r"(?:下(?:周|个?星期|个?礼拜)[一二三四五六日天]?|下个?月|明天|后天)?(?:去|到)"
+                    + _WHERE + r"(?:报到|报道|入职)"), P.WORKS_AT, value=_workplace),
     Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
@@ -284,6 +287,9 @@ RULES: list[Rule] = [
          P.STUDIED),
     # where the user lives; working in a city is living there ("现在在广州打工"; not "在公司上班")
     Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)" + END), P.LIVES_IN),
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:做|当)(?:" + OCCUPATIONS + r")"), P.LIVES_IN),
+    # "我妈下个月要来北京看我": where someone comes to see the user is where the user is
+    Rule(re.compile(r"来" + _PLACE + r"(?:看|找|陪|探望)我"), P.LIVES_IN),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),

@@ -109,7 +109,8 @@ def statement_part(sentence: str, asks: bool) -> str:
 EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
-              r"gave away|got rid of|did my|(?:was|got) diagnosed|got|been|born)"
+              r"gave away|got rid of|did my|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
+              r"transferred)"
               r"|(?:working as|working at|working for|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
@@ -155,7 +156,7 @@ def is_users(part: str) -> bool:
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
             r"小时候|也|又|还)*")
-_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住在|跳槽|辞职|离职|入职|退休|不再|"
+_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
                          # "去年体检查出来有高血压": a finding of the user's own check-up

@@ -1,0 +1,56 @@
+"""English rules for facts a longer message says in passing or as news: a condition named as the
+user's ("because of my type 2 diabetes"), a diet taken up ("since going vegan"), a promotion, a new
+partner ("I've started seeing someone called Farah"), whom the user reports to, a taste come round
+to, a new activity in place of an old one ("switched to swimming"), the city a job is in ("a
+teacher in Seville"), a field read at a university ("did economics at Duke"). Same subjects as
+``rules_en``: "my sister's asthma" or "she got promoted" is not the user's."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Predicate as P
+from .rules import Rule
+from .rules_en import _DIET, _I, ADV, CONDITIONS, END, JOB, OBJ, PERSON, PLACE, _diet
+from .rules_en_chat import _ACTIVITY
+from .rules_en_life import _WORK, ORG, _employer, _origin, _plain_hobby
+
+# An illness the user calls theirs is theirs, whatever the sentence asks or wants of it.
+_HEALED = (r"(?:has |is |'s |was )?(?:now |finally |completely |totally )*(?:cleared up|gone|cured|healed|over|"
+           r"in remission)")
+# Fields of study, for the verbs that say study only of one ("I did economics at Duke").
+_FIELDS = (r"(economics|law|medicine|history|physics|chemistry|biology|maths|math|mathematics|english(?: literature)?|"
+           r"computer science|engineering|[a-z]+ engineering|psychology|philosophy|nursing|architecture|politics|"
+           r"political science|sociology|geography|linguistics|classics|theology|anthropology|pharmacy|dentistry|"
+           r"veterinary science|statistics|journalism|education|fine art|music|modern languages|french|german|"
+           r"spanish|italian|japanese|chinese|pe|ppe|biochemistry|neuroscience|geology|astrophysics)")
+
+
+def _place(value: str) -> str | None:
+    """A place, not a department or a body by its initials ("a nurse in the NHS")."""
+    return None if value.isupper() else _origin(value)
+
+
+RULES: list[Rule] = [
+    Rule(re.compile(r"\bmy (" + CONDITIONS + r")\b(?! " + _HEALED + r"| about\b)", _I), P.HAS_CONDITION),
+    Rule(re.compile(r"(?:\b(?:since|after)|\bi(?:'ve| have)?) (?:just |recently |finally )?(?:going|went|gone|turning|"
+                    r"turned|becoming|became|become) (?:fully |full )?" + _DIET + r"\b", _I), P.HAS_PREFERENCE,
+         value=_diet),
+    Rule(re.compile(r"\bi(?:'ve| have|'m| am| was)? (?:just |finally |recently |officially )?(?:got |been |was )?"
+                    r"promoted to (?:an? |the role of |the position of )?" + JOB, _I), P.WORKS_AS),
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have| am|'m)? (?i:since |just |recently )?(?i:started seeing|been seeing|"
+                    r"started dating|dating|going out with|started going out with)(?i: someone| somebody"
+                    r"| a (?:guy|girl|man|woman|lad|bloke))?(?i: called| named)? " + PERSON), P.HAS_SPOUSE),
+    Rule(re.compile(r"\b(?i:i) (?i:now |currently |directly |still )?(?i:report) (?i:directly )?(?i:to) " + PERSON),
+         P.HAS_MANAGER),
+    Rule(re.compile(r"\bi(?:'ve| have)? " + ADV + r"(?:(?:come|came) (?:a)?round to|warmed (?:up )?to|grown to "
+                    r"(?:like|love)|started (?:liking|loving|to like|to love)) " + OBJ + END, _I), P.HAS_PREFERENCE),
+    Rule(re.compile(r"\bi(?:'ve| have)? " + ADV + r"(?:switched|moved|changed|turned) (?:over )?to " + _ACTIVITY
+                    + r"\b", _I), P.HAS_HOBBY, value=_plain_hobby),
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:an? )" + JOB + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2,
+         value=_place),
+    Rule(re.compile(_WORK + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, value=_place),
+    Rule(re.compile(r"\bi (?:did|read|took) " + _FIELDS + r" (?:at|in) (?=(?-i:[A-Z]))", _I), P.STUDIED),
+    Rule(re.compile(r"\b(?i:i) (?i:did|read|took) (?i:" + _FIELDS + r") (?i:at) " + ORG), P.STUDIED_AT, 2,
+         value=_employer),
+]
