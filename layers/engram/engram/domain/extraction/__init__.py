@@ -22,7 +22,16 @@ from collections.abc import Sequence
 from ..beliefs import ENDED_TAG, FOOD_TAG
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_passing, rules_zh
-from .discourse import before_hypothesis, is_fiction, not_taken_back, we_are_i, without_asides, without_quotations
+from .discourse import (
+    as_found,
+    before_hypothesis,
+    is_fiction,
+    not_taken_back,
+    we_are_i,
+    with_antecedent,
+    without_asides,
+    without_quotations,
+)
 from .rules import read_clause
 from .speech import IRONY, as_typed
 from .text import (
@@ -114,6 +123,30 @@ def _read(clause: str) -> list[Found]:
     return [(p, o, True, t) for p, o, t in read_clause(as_affirmation(clause), rules)] + ended
 
 
+def _homes(found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
+    """A home read from where the user works stands only when no home is said outright, in this
+    turn or an earlier one of the batch."""
+    said_home = any(p is Predicate.LIVES_IN and rules_en_passing.BY_WORK not in t for p, _, _, t in found) or any(
+        f.predicate is Predicate.LIVES_IN for f in previous)
+    return [(p, o, e, tuple(x for x in t if x != rules_en_passing.BY_WORK)) for p, o, e, t in found
+            if not (said_home and rules_en_passing.BY_WORK in t)]
+
+
+# "I'm not lactose intolerant after all", "我没有高血压": a state denied.
+_DENIED = re.compile(r"\b(?:i'm|i am) not\b|\bi (?:don't|do not) have\b|我(?:并)?(?:没有|不是|不)(?=对|有|是|住|在)",
+                     re.I)
+
+
+def _denied(clause: str, previous: Sequence[Extraction]) -> list[Found]:
+    """What the user's earlier turns said and this clause denies ends; a denial of what was never
+    said states nothing."""
+    if not _DENIED.search(clause):
+        return []
+    earlier = {(f.predicate, (f.object or "").lower()) for f in previous if f.is_fact and "ended" not in f.tags}
+    rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
+    return [(p, o, True, ()) for p, o, _ in read_clause(as_affirmation(clause), rules) if (p, o.lower()) in earlier]
+
+
 def _rule_tags(fact: Extraction) -> tuple[str, ...]:
     """The tags a rule gave a fact (not the correction's or the ending's own)."""
     return tuple(t for t in fact.tags if t == FOOD_TAG)
@@ -154,7 +187,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         ironic = sentence.endswith(IRONY)
         # Only what the sentence states before it supposes is read ("I speak Vietnamese at home, so
         # I'm wondering if…"); a joke taken back is not said.
-        sentence = before_hypothesis(not_taken_back(sentence.removesuffix(IRONY)))
+        sentence = with_antecedent(before_hypothesis(not_taken_back(sentence.removesuffix(IRONY))))
         if not sentence:
             continue
         # A question is skipped, but a statement beside it is read ("I have asthma, any tips?").
@@ -164,9 +197,12 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         for clause in clauses(statement) if statement else []:
             if is_hearsay(clause):
                 unread = True
-                continue
+                if (found_by := as_found(clause)) is None:
+                    continue
+                clause = found_by
             read += _read(we_are_i(clause))
             read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
+            read += _denied(clause, previous)
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told
         # of what Tom said.
         if unread:
@@ -175,6 +211,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in read if not (ironic and f[0] in _TASTES)]
     found = rules_change.exclusive_endings(found, previous)
+    found = _homes(found, previous)
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
     if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
         found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]

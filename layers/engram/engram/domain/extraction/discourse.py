@@ -63,7 +63,7 @@ def without_quotations(text: str) -> str:
 _FICTION = re.compile(r"\b(?:let's|let us) (?:play|pretend|role-?play|imagine)\b|\brole-?play\b|\bin character\b"
                       r"|\bpretend (?:that |to be |you're |you are |i'm |i am )|角色扮演|扮演|假装我|我们来玩", re.I)
 # "…, jk", "哈哈，开玩笑的": what came before in the sentence is taken back.
-_TAKEN_BACK = re.compile(r"^.*(?:\b(?:just kidding|only kidding|kidding|jk|j/k|joking|just joking)\b"
+_TAKEN_BACK = re.compile(r"^.*(?:\b(?:just kidding|only kidding|i'm kidding|jk|j/k|just joking|i'm joking)\b"
                          r"|开玩笑的?|开个玩笑|逗你的|逗你玩的|说着玩的)[\s,，.。!！~～]*", re.I)
 
 
@@ -133,3 +133,57 @@ def zh_own(clause: str) -> str:
     clause = _ZH_BARE_KIN.sub("我", clause)
     clause = _ZH_TIME_FIRST.sub(r"我\1", clause)
     return _ZH_CLEFT.sub(r"我\1", clause)
+
+
+# -- a thing said once, referred to again ------------------------------------------------------------
+
+# "cats are cute but I'm allergic to them", "nothing with peanuts, I'm allergic": a pronoun, or an
+# object left out after "allergic", stands for the plural thing the sentence named just before.
+_ANTECEDENT = re.compile(r"\b(?:with|without|no|any|of|about|has|have|got|own|love|like)\s+((?:[a-z]+ )?[a-z]{3,}s)\b"
+                         r"|^(?:[a-z]+ )?([a-z]{3,}s) (?:are|is|make|give)\b"
+                         # "no sesame in it, I'm allergic": a thing refused may be singular
+                         r"|\b(?:no|without)\s+(?!(?:way|idea|problem|worries|thanks|one|thing|time|longer|more|matter|"
+                         r"rush|offense|offence|joke|doubt)\b)([a-z]{3,})\b", re.I)
+_REFERRING = re.compile(r"\b(?:allergic to|can't stand|cannot stand|hate|can't eat|don't eat|can't have|scared of|"
+                        r"afraid of|terrified of|love|adore) (them|those)\b"
+                        r"|\ballergic\b(?! to)()(?=\s*(?:$|[.!,;]|lol\b))", re.I)
+# People are not what a taste or an allergy is of ("out with friends, I love them").
+_PEOPLE = re.compile(r"\b(?:friends|kids|children|parents|colleagues|people|guys|folks|others|boys|girls|"
+                     r"siblings|cousins|neighbours|neighbors|students|teachers)$", re.I)
+
+
+# "别放香菜啊，我受不了那个味儿": the Chinese says it with "那个(味儿)", "那玩意儿", "它".
+_ZH_ANTECEDENT = re.compile(r"(?:别放|不要放|别加|不要加|不放|不加|不要|没有|别给我)([\u4e00-\u9fff]{1,4}?)"
+                            r"(?=[啊呀哦吧了，,。！!]|$)")
+_ZH_REFERRING = re.compile(r"(?<=我)(?:真的|实在|特别|最)?(?:受不了|讨厌|怕|不吃|吃不了|对)"
+                           r"(那个味儿?|那玩意儿?|那个|它)")
+
+
+def with_antecedent(sentence: str) -> str:
+    if (zh := _ZH_REFERRING.search(sentence)) and (named := _ZH_ANTECEDENT.findall(sentence[: zh.start()])):
+        return sentence[: zh.start(1)] + named[-1] + sentence[zh.end(1):]
+    match = _REFERRING.search(sentence)
+    if match is None:
+        return sentence
+    found = [next(g for g in m.groups() if g) for m in _ANTECEDENT.finditer(sentence[: match.start()])]
+    if not found or _PEOPLE.search(found[-1]):
+        return sentence
+    if match.group(1) is not None:
+        return sentence[: match.start(1)] + found[-1] + sentence[match.end(1):]
+    return sentence[: match.end()] + " to " + found[-1] + sentence[match.end():]
+
+
+# -- what a doctor found ------------------------------------------------------------------------------
+
+# "my allergist says I'm not allergic to shrimp any more", "医生说我有高血压": what a clinician
+# told the user of the user is the user's own news, not hearsay.
+_CLINICIAN = re.compile(r"^(?:(?:my|the|our) )?(?:doctor|doc|gp|allergist|dermatologist|dentist|specialist|consultant|"
+                        r"cardiologist|therapist|psychiatrist|physio|physiotherapist|optician|nurse|vet)s? "
+                        r"(?:says|said|told me|thinks|confirmed|reckons)(?: that)?,? (?=(?:i|i'm|i've)\b)"
+                        r"|^(?:我的?)?(?:医生|大夫|主治医生|过敏科医生)(?:说|告诉我|确诊)(?=我)", re.I)
+
+
+def as_found(clause: str) -> str | None:
+    """The user's own clause inside a clinician's words, or ``None``."""
+    match = _CLINICIAN.search(clause)
+    return clause[match.end():] if match else None

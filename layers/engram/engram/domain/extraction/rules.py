@@ -62,6 +62,16 @@ def singular_kind(word: str) -> str:
     return word[:-1] if word.isascii() and word.endswith("s") and not word.endswith("ss") else word
 
 
+# A named pet is kept with its kind as it grows up: "a puppy named Pepper" is Pepper the dog.
+_ADULT = {"puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit", "foal": "horse",
+          "小狗": "狗", "小猫": "猫", "猫咪": "猫", "狗狗": "狗"}
+
+
+def adult_kind(word: str) -> str:
+    kind = singular_kind(word)
+    return _ADULT.get(kind, kind)
+
+
 def relation_predicate(word: str) -> Predicate | None:
     word = word.strip().lower()
     if word == "sibling":
@@ -88,7 +98,7 @@ def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str, tu
                 if obj and rule.value is not None:
                     obj = rule.value(obj)
                 if obj and rule.kind_group is not None:
-                    obj = f"{obj} ({singular_kind(match.group(rule.kind_group))})"
+                    obj = f"{obj} ({adult_kind(match.group(rule.kind_group))})"
                 if obj and (predicate, obj.lower()) not in {(p, o.lower()) for p, o, _ in found}:
                     found.append((predicate, obj, rule.tags))
     return found

@@ -11,7 +11,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule
-from .rules_en import _DIET, _I, ADV, CONDITIONS, END, JOB, OBJ, PERSON, PLACE, _diet
+from .rules_en import _DIET, _I, ADV, CONDITIONS, END, JOB, NAME, OBJ, PERSON, PLACE, _diet
 from .rules_en_chat import _ACTIVITY
 from .rules_en_life import _WORK, ORG, _employer, _origin, _plain_hobby
 
@@ -26,6 +26,11 @@ _FIELDS = (r"(economics|law|medicine|history|physics|chemistry|biology|maths|mat
            r"spanish|italian|japanese|chinese|pe|ppe|biochemistry|neuroscience|geology|astrophysics)")
 
 
+# A home read from where the user works, which a home said outright overrides ("I live in Reading
+# and work in London"): ``extraction.extract_facts`` keeps it only when no other home is said.
+BY_WORK = "by_work"
+
+
 def _place(value: str) -> str | None:
     """A place, not a department or a body by its initials ("a nurse in the NHS")."""
     return None if value.isupper() else _origin(value)
@@ -38,9 +43,11 @@ RULES: list[Rule] = [
          value=_diet),
     Rule(re.compile(r"\bi(?:'ve| have|'m| am| was)? (?:just |finally |recently |officially )?(?:got |been |was )?"
                     r"promoted to (?:an? |the role of |the position of )?" + JOB, _I), P.WORKS_AS),
-    Rule(re.compile(r"\b(?i:i)(?i:'ve| have| am|'m)? (?i:since |just |recently )?(?i:started seeing|been seeing|"
-                    r"started dating|dating|going out with|started going out with)(?i: someone| somebody"
-                    r"| a (?:guy|girl|man|woman|lad|bloke))?(?i: called| named)? " + PERSON), P.HAS_SPOUSE),
+    # (not "I'm seeing Dr Patel tomorrow": a partner is seen as a habit, or dated)
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have| am|'m)? (?i:since |just |recently )?(?i:(?:been|started) (?:seeing|dating|"
+                    r"going out with)|dating)(?i: someone| somebody"
+                    r"| a (?:guy|girl|man|woman|lad|bloke))?(?i: called| named)? (?!(?:Dr|Doctor|Mr|Mrs|Ms|Prof|"
+                    r"Professor)\b)" + NAME), P.HAS_SPOUSE),
     Rule(re.compile(r"\b(?i:i) (?i:now |currently |directly |still )?(?i:report) (?i:directly )?(?i:to) " + PERSON),
          P.HAS_MANAGER),
     Rule(re.compile(r"\bi(?:'ve| have)? " + ADV + r"(?:(?:come|came) (?:a)?round to|warmed (?:up )?to|grown to "
@@ -48,8 +55,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'ve| have)? " + ADV + r"(?:switched|moved|changed|turned) (?:over )?to " + _ACTIVITY
                     + r"\b", _I), P.HAS_HOBBY, value=_plain_hobby),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:an? )" + JOB + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2,
-         value=_place),
-    Rule(re.compile(_WORK + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, value=_place),
+         value=_place, tags=(BY_WORK,)),
+    Rule(re.compile(_WORK + r"(?: (?i:as) (?i:an?) " + JOB + r")? (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2,
+         value=_place, tags=(BY_WORK,)),
     Rule(re.compile(r"\bi (?:did|read|took) " + _FIELDS + r" (?:at|in) (?=(?-i:[A-Z]))", _I), P.STUDIED),
     Rule(re.compile(r"\b(?i:i) (?i:did|read|took) (?i:" + _FIELDS + r") (?i:at) " + ORG), P.STUDIED_AT, 2,
          value=_employer),

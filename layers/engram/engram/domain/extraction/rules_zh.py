@@ -109,7 +109,7 @@ _NAME_SHAPE = _SURNAME_CLASS + r"[\u4e00-\u9fff]{1,2}?|[小老阿][\u4e00-\u9fff
 _AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|礼拜)|今天|明天|昨天|今年|明年|去年|最近|刚|"
                   r"已经|要|让|想|对|考|写|买|送|挑|选|准备|"
                   r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末|这|那|天天|整天|"
-                  r"老是|一直|还|都|就|下周|明年")
+                  r"老是|老(?!师)|一直|还|都|就|下周|明年")
 # Words of a name's shape that are no name: "我老婆白天要上班", "我妈高兴得…".
 _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
                  "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上"}
@@ -117,6 +117,15 @@ _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "�
 
 def _apposed(value: str) -> str | None:
     return None if value in _NOT_ZH_NAMES or value[:2] in _NOT_ZH_NAMES else value
+
+
+# A pet's name has any shape ("旺财"), so a time or an adverb after the animal is not one ("我家猫最近…").
+_NOT_PET_NAMES = re.compile(r"^(?:最近|今天|昨天|每天|天天|整天|特别|非常|一直|总是|老是|现在|已经|突然|好像|真的|有点|"
+                            r"也|还|都|又|很|就|不|没|刚|才|可|太|超|挺|比较|经常|晚上|早上|白天|平时)")
+
+
+def _pet_name(value: str) -> str | None:
+    return None if _NOT_PET_NAMES.match(value) else _apposed(value)
 
 
 _BACK_HOME = r"我(?:们)?" + ADV + r"回(?:到)?了?(?:老家|家乡)" + _WHERE + r"(?:了|(?=$|[，。！!.]))"
@@ -156,7 +165,8 @@ RULES: list[Rule] = [
     # "我已经29了", "我都35了": a bare number the user has reached (not "我已经3次了": a unit follows)
     Rule(re.compile(r"^我(?:已经|都|也|才|马上就?|快)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
          value=age),
-    Rule(re.compile(r"^我(?:已经|都|就|也)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了$"), P.HAS_AGE, value=age),
+    Rule(re.compile(r"^我(?:已经|都|就|也|正式)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了[。！!.]?$"), P.HAS_AGE,
+         value=age),
     # allergies and conditions
     Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
          lists=True),
@@ -169,8 +179,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我有" + LIST + r"过敏(?:症)?"), P.ALLERGIC_TO, lists=True),
     Rule(re.compile(r"我" + ADV + r"(?:被诊断(?:出|为)?(?:患有|有)?|被确诊(?:为|患有|了|有)?|确诊了?)" + OBJ + END),
          P.HAS_CONDITION),
-    Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)(?:轻度|重度|严重的?|慢性)?("
-                    + CONDITIONS + r")"), P.HAS_CONDITION),
+    Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)"
+                    r"(?:点|些|一点|轻度|重度|严重的?|慢性)?(" + CONDITIONS + r")"), P.HAS_CONDITION),
     Rule(re.compile(r"我" + ADV + r"(?:体检|检查)?(?:查出来?|检查出来?|查出了)了?(?:有|是|患有|得了)?"
                     r"(?:轻度|重度|轻微的?)?("
                     + CONDITIONS + r")"), P.HAS_CONDITION),
@@ -307,8 +317,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我(?:(?:家|们家)的?|的)" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
          kind_group=1),
     # the name right after the animal: "我家猫咪咪最近不吃东西", "我的狗旺财"
-    Rule(re.compile(r"我(?:家|们家)?的?" + _PET + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT
-                    + r"|最近|不|没|老|特别|很|$)"), P.HAS_PET, 2, kind_group=1, value=_apposed),
+    Rule(re.compile(r"我(?:家|们家)?的?" + _PET + r"(" + _NAME_SHAPE + r"|[\u4e00-\u9fff]{2})(?=" + _AFTER_SUBJECT
+                    + r"|最近|不|没|老|特别|很|$)"), P.HAS_PET, 2, kind_group=1, value=_pet_name),
     Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
