@@ -88,6 +88,26 @@ _EN_BREAK = re.compile(r",\s*|;\s*|\s+(?:and|so|but|because)\s+", re.I)
 _ZH_BREAK = re.compile(r"[，,；;]")
 
 
+# "Not sure if this matters but…", "…, if that helps": an "if" about the conversation supposes nothing.
+_META_IF = re.compile(r"\b(?:(?:not sure|no idea|dunno|don't know) )?(?:if|whether) (?:this|that|it) (?:matters|helps"
+                      r"|is relevant|makes a difference|counts)\b(?:,? but)?|\bif i'm (?:being )?honest\b"
+                      r"|\bif you must know\b|\bif you ask me\b|\b(?:just )?in case (?:it|that) (?:matters|helps)\b",
+                      re.I)
+# "As someone who's been vegetarian for 15 years, …": the someone is the user.
+_AS_SOMEONE = re.compile(r"^as (?:someone|somebody|a person|one) who(?:'s been| has been|'ve been| have been|'s| is"
+                         r"| has| have|'ve)\b", re.I)
+
+
+def as_said(sentence: str) -> str:
+    sentence = _META_IF.sub("", sentence)
+
+    def subject(match: re.Match) -> str:
+        said = match.group(0).lower()
+        return "I've been" if said.endswith("been") else "I'm" if said.endswith(("'s", " is")) else "I have"
+
+    return _AS_SOMEONE.sub(subject, sentence)
+
+
 def before_hypothesis(sentence: str) -> str:
     """What a sentence states before it supposes: "I speak Vietnamese at home, so I'm wondering if
     it's worth…" states the first clause; "If I lived in Paris, I'd…" and "I wish I had a dog"

@@ -325,7 +325,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"fluent in (" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
     # occupations
     Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working)(?: nights| days"
-                    r"| weekends| shifts| part[- ]time| full[- ]time| freelance| remotely)? as an? " + JOB, _I),
+                    r"| weekends| shifts| part[- ]time| full[- ]time| freelance| remotely| from home){0,2} as an? "
+                    + JOB, _I),
          P.WORKS_AS),
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"an? (?:\d{1,3}[- ]years?[- ]old )?" + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
@@ -337,7 +338,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am) " + WORD + r", (?i:an? )(?:\d{1,3}[- ](?i:years?)[- ](?i:old) )?" + JOB, _I),
          P.WORKS_AS),
     Rule(re.compile(r"\b(?:i(?:'m| am) employed as|by profession,? i(?:'m| am)) an? " + JOB, _I), P.WORKS_AS),
-    Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|school|kindergarten|preschool|"
+    Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|year \d|reception|primary|"
+                    r"secondary|high school|kids|children|students|school|kindergarten|preschool|"
                     r"math|maths|english|history|science|physics|chemistry|biology|art|music|yoga|piano|university|"
                     r"college)\b", _I), P.WORKS_AS, value=lambda _: "teacher"),
     # where the user lives

@@ -153,9 +153,9 @@ RULES: list[Rule] = [
     Rule(re.compile(_WORK + r" (?i:at|for) " + ORG + r"(?! (?i:today|tonight|this (?:morning|afternoon|evening)|"
                     r"right now|for (?:now|the day|a bit)))"), P.WORKS_AT, value=_employer),
     Rule(re.compile(_WORK + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:[\w-]+ ){0,2}students?\b)" + JOB
                     + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:[\w-]+ ){0,2}students?\b)" + JOB
                     + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
     Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
     Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
@@ -246,6 +246,7 @@ RULES: list[Rule] = [
                     r"(?:my )?(?:degree|bachelor'?s|master'?s|masters|phd|mba|doctorate|undergraduate))\b"),
          P.STUDIED_AT, value=_employer),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:phd|grad|graduate|undergrad|undergraduate|law|med|medical|"
-                    r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year) )?(?i:student|freshman|"
+                    r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year|fourth-year|"
+                    r"[\w-]+-year) ){0,2}(?i:student|freshman|"
                     r"sophomore|junior|senior|undergrad) (?i:at) " + ORG), P.STUDIED_AT),
 ]

@@ -37,6 +37,11 @@ def _place(value: str) -> str | None:
 
 
 RULES: list[Rule] = [
+    # a job held for a while and still: "I've been a software engineer at Spotify for six years"
+    Rule(re.compile(r"\bi(?:'ve| have) been an? " + JOB + r"(?= (?:at|for|since|with|in)\b|\s*$|[,.;!])", _I),
+         P.WORKS_AS),
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) (?i:an?) " + JOB + r" (?i:at|with|for) " + ORG), P.WORKS_AT, 2,
+         value=_employer),
     Rule(re.compile(r"\bmy (" + CONDITIONS + r")\b(?! " + _HEALED + r"| about\b)", _I), P.HAS_CONDITION),
     Rule(re.compile(r"(?:\b(?:since|after)|\bi(?:'ve| have)?) (?:just |recently |finally )?(?:going|went|gone|turning|"
                     r"turned|becoming|became|become) (?:fully |full )?" + _DIET + r"\b", _I), P.HAS_PREFERENCE,
@@ -55,6 +60,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'ve| have)? " + ADV + r"(?:switched|moved|changed|turned) (?:over )?to " + _ACTIVITY
                     + r"\b", _I), P.HAS_HOBBY, value=_plain_hobby),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:an? )" + JOB + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2,
+         value=_place, tags=(BY_WORK,)),
+    Rule(re.compile(r"\b(?i:i) (?i:teach) [^.,;!?]{2,30}? (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN,
          value=_place, tags=(BY_WORK,)),
     Rule(re.compile(_WORK + r"(?: (?i:as) (?i:an?) " + JOB + r")? (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2,
          value=_place, tags=(BY_WORK,)),

@@ -58,7 +58,7 @@ _WHERE = r"([^，。；！？,.;!?\s在]{1,12}?)"
 _PLACE = r"((?:" + _PLACES + r")|[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|村|州|区))"
 # "在家工作", "在公司上班": where, not for whom.
 _NOT_WORKPLACES = re.compile(r"^(?:家|家里|外面|这里|那里|这儿|那儿|晚上|周末|公司|单位|办公室|线上|网上|国外|外地|"
-                             r"本地|老家|" + _PLACES + r")$|(?:省|市|县|镇|村|区)$")
+                             r"本地|老家|" + _PLACES + r")$|(?:省|市|县|镇|村|区)$|^(?:找|寻找|换|准备|考虑)")
 
 
 def _workplace(value: str) -> str | None:
@@ -163,7 +163,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:我今年|今年我)(?:已经|都|才)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:了|(?=$|[，。！,.!]))"),
          P.HAS_AGE, value=age),
     # "我已经29了", "我都35了": a bare number the user has reached (not "我已经3次了": a unit follows)
-    Rule(re.compile(r"^我(?:已经|都|也|才|马上就?|快)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
+    Rule(re.compile(r"^我(?:已经|都|也|才)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
          value=age),
     Rule(re.compile(r"^我(?:已经|都|就|也|正式)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了[。！!.]?$"), P.HAS_AGE,
          value=age),
@@ -239,6 +239,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^我" + ADV + r"(?:怕|害怕|恐惧)" + OBJ + END), P.DISLIKES),
     # occupations: "我是一名医生", "我在医院当护士", "我的工作是程序员"
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)?(" + OCCUPATIONS + r")" + END), P.WORKS_AS),
+    # "我是一名中学数学老师": what is taught or where, said before the job, is part of it
+    Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)([\u4e00-\u9fff]{1,4}?(?:" + OCCUPATIONS + r"))"
+                    + END), P.WORKS_AS),
     Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?(" + OCCUPATIONS + r")"),
          P.WORKS_AS),
     Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
@@ -259,7 +262,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
-    Rule(re.compile(r"我" + ADV + r"是" + _PLACE + r"人" + END), P.COMES_FROM),
+    Rule(re.compile(r"我" + ADV + r"是?" + _PLACE + r"人" + END), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"来自(?!一|个|这|那)" + OBJ + END), P.COMES_FROM, value=_origin),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?:是|在)" + OBJ + r"(?:的)?" + END), P.COMES_FROM),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?!是|在)([\u4e00-\u9fff]{2,8}?)的" + END), P.COMES_FROM),
@@ -284,6 +287,10 @@ RULES: list[Rule] = [
     # school and field: "我是清华毕业的", "我毕业于复旦大学", "我在北大读研究生", "我是学医的", "我的专业是金融"
     Rule(re.compile(r"我" + ADV + r"(?:是)?([\u4e00-\u9fffA-Za-z]{2,12}?)毕业的"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),
+    Rule(re.compile(r"我" + ADV + r"从([\u4e00-\u9fffA-Za-z]{2,12}?)毕业"), P.STUDIED_AT, value=_school),
+    # "想回老家长沙": the home town is said by the way, of the user's (not "我妈老家", "他老家")
+    Rule(re.compile(r"(?:^|我的?)(?:(?!妈|爸|哥|姐|弟|妹|老公|老婆|朋友|同事|儿子|女儿|的|他|她|你)[^，。！？,.!?]){0,8}?"
+                    r"老家(?:是|在)?" + _PLACE), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:读研究生|读研|读博|读本科|读大学|上大学|念大学|读书|上学|"
                     r"念书|留学)"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"是" + _WHERE + r"的(?:学生|研究生|博士生|本科生|大学生|校友)" + END), P.STUDIED_AT,
@@ -296,7 +303,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^我(?:大学|本科|研究生)?学的(?!是|很|不|太|挺|还|都|也|真|东西|时候)([\u4e00-\u9fff]{2,6})$"),
          P.STUDIED),
     # where the user lives; working in a city is living there ("现在在广州打工"; not "在公司上班")
-    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)" + END), P.LIVES_IN),
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)(?:" + END[3:-1]
+                    + r"|(?:了)?(?:\d+|[一二两三四五六七八九十几]+)(?:年|个月))"), P.LIVES_IN),
     Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:做|当)(?:" + OCCUPATIONS + r")"), P.LIVES_IN),
     # "我妈下个月要来北京看我": where someone comes to see the user is where the user is
     Rule(re.compile(r"来" + _PLACE + r"(?:看|找|陪|探望)我"), P.LIVES_IN),
@@ -330,6 +338,9 @@ RULES: list[Rule] = [
     # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
     # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.
     MY_RELATION,
+    # "我儿子今年五岁，叫小宇": the name after a clause about them
+    Rule(re.compile(r"^我的?" + RELATION + r"(?:(?!有|和|跟|的|养)[^，,。！？]){0,10}[，,]" + _CALLED + r"(" + _HAN_NAME
+                    + r")" + END), None, 2, relation_group=1),
     Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?" + _CALLED + r"(" + _HAN_NAME + r")" + END), None, 2,
          relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"
