@@ -138,9 +138,22 @@ _DENIED = re.compile(r"\b(?:i'm|i am) not\b|\bi (?:don't|do not) have\b|我(?:�
                      re.I)
 
 
+# "I'm not scared any more", "我现在不怕了": a state ended with its object left out is the one last said.
+_ELIDED_END = re.compile(r"\b(?:i'm|i am) (?:\w+ )?(?:not|no longer) (?:\w+ )?(scared|afraid|terrified|frightened|"
+                         r"allergic)(?: (?:any ?more|now))?\s*(?:$|[,.!;])|我(?:现在|已经)?(?:不再?|没那么)(怕|过敏)了",
+                         re.I)
+_ELIDED = {"scared": Predicate.DISLIKES, "afraid": Predicate.DISLIKES, "terrified": Predicate.DISLIKES,
+           "frightened": Predicate.DISLIKES, "怕": Predicate.DISLIKES, "allergic": Predicate.ALLERGIC_TO,
+           "过敏": Predicate.ALLERGIC_TO}
+
+
 def _denied(clause: str, previous: Sequence[Extraction]) -> list[Found]:
     """What the user's earlier turns said and this clause denies ends; a denial of what was never
     said states nothing."""
+    if elided := _ELIDED_END.search(clause):
+        predicate = _ELIDED[(elided.group(1) or elided.group(2)).lower()]
+        last = [f for f in previous if f.is_fact and f.predicate is predicate and "ended" not in f.tags][-1:]
+        return [(f.predicate, f.object, True, _rule_tags(f)) for f in last]
     if not _DENIED.search(clause):
         return []
     earlier = {(f.predicate, (f.object or "").lower()) for f in previous if f.is_fact and "ended" not in f.tags}
@@ -207,7 +220,8 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told
         # of what Tom said.
         if unread:
-            presupposed = rules_zh.PRESUPPOSED if is_chinese(sentence) else rules_en.PRESUPPOSED
+            presupposed = rules_zh.PRESUPPOSED if is_chinese(sentence) else (rules_en.PRESUPPOSED
+                                                                             + rules_en_passing.PRESUPPOSED)
             read += [(p, o, False, t) for clause in clauses(sentence) for p, o, t in read_clause(clause, presupposed)]
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in read if not (ironic and f[0] in _TASTES)]

@@ -79,9 +79,9 @@ def not_taken_back(sentence: str) -> str:
 
 _EN_HYPOTHESIS = re.compile(r"\b(?:if|unless|(?<!\bi )suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
                             r"pretend|someday|one day)\b", re.I)
-# "自从搬到成都以后" is a time since, not a future: "以后" is only a hypothesis without "自从" before it.
+# "自从搬到成都以后", "养了狗以后" are a time since, not a future: "以后" supposes only without them.
 _ZH_HYPOTHESIS = re.compile(r"如果|假如|要是|假设|想象|万一|将来|等我|以后")
-_ZH_SINCE = re.compile(r"自从[^，,。]*?(?:以后|之后|以来)")
+_ZH_SINCE = re.compile(r"自从[^，,。]*?(?:以后|之后|以来)|了[^，,。]{0,8}?(?:以后|之后)")
 # Where a clause that states may end before the one that supposes: a comma, a semicolon, a
 # coordinating word.
 _EN_BREAK = re.compile(r",\s*|;\s*|\s+(?:and|so|but|because)\s+", re.I)
@@ -136,7 +136,7 @@ def we_are_i(clause: str) -> str:
 _ZH_SINCE_SPAN = re.compile(r"^自从(.+?)(?:以后|之后|以来)$")
 # "我家娃", "我们领导", "我们有个女儿": the family's or the team's is the user's.
 _ZH_OURS = re.compile(r"^(?:我们家|我家|咱家|我们)(?=(?:的)?(?:娃|孩子|老大|老二|闺女|儿子|女儿|宝宝|领导|老板|经理|"
-                      r"老师|导师|主管|上司|班主任)|有(?:一|两|三)?个)")
+                      r"老师|导师|主管|上司|班主任|组长)|有(?:一|两|三)?个)")
 # A kin word that opens a clause with a name says whose by being said by the user: "老婆叫林芳".
 _ZH_BARE_KIN = re.compile(r"^(?:现在的|新的?|现任的?)?(?=(?:老婆|老公|媳妇|爱人|太太|先生|儿子|女儿|闺女|娃|孩子|"
                           r"男朋友|女朋友|对象)(?:叫|名叫|名字叫)[\u4e00-\u9fff])")

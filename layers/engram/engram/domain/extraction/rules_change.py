@@ -60,8 +60,9 @@ HELD_EN: list[Rule] = [
                     + WORD + r"(?: " + WORD + r")?)"), P.COMES_FROM),
 ]
 HELD_ZH: list[Rule] = [
-    Rule(re.compile(r"我(?:从)?小时候(?:一直)?(?:住在|在)([\u4e00-\u9fff]{2,6}?)(?:住|生活|长大)?(?:过)?(?:的)?"
-                    r"(?=$|[，。！!,.])"), P.COMES_FROM),
+    Rule(re.compile(r"我(?:从)?小时候(?:一直)?(?:住在|在)((?:(?!住|生活|长大)[\u4e00-\u9fff]){2,6}?)(?:住|生活|长大)?"
+                    r"(?:过|了)?(?:几|\d+|[一二两三四五六七八九十]+)?(?:年|个月)?(?:的)?(?=$|[，。！!,.])"),
+         P.COMES_FROM),
 ]
 
 # "we broke up", "I broke up with Emma", "we got divorced", "我们分手了", "我和小凯分手了"

@@ -36,13 +36,22 @@ def _place(value: str) -> str | None:
     return None if value.isupper() else _origin(value)
 
 
+MY_CONDITION = Rule(re.compile(r"\bmy (" + CONDITIONS + r")\b(?! " + _HEALED + r"| about\b)", _I), P.HAS_CONDITION)
+# "is my peanut allergy a problem?", "severe nut allergy here": the allergen named before the word.
+MY_ALLERGY = Rule(re.compile(r"(?:\bmy|^)(?:\s*(?:severe|bad|mild|serious|deadly|awful)\b)?\s*((?!(?:food|an?|the|some|"
+                             r"any|my)\b)[a-z]+(?: nut)?) allergy\b(?! (?:season|test|testing|clinic|meds|medication))",
+                             _I), P.ALLERGIC_TO)
+# Named as the user's, in a question too ("is my nut allergy a problem for marzipan?").
+PRESUPPOSED = [MY_CONDITION, MY_ALLERGY]
+
 RULES: list[Rule] = [
+    MY_CONDITION,
+    MY_ALLERGY,
     # a job held for a while and still: "I've been a software engineer at Spotify for six years"
     Rule(re.compile(r"\bi(?:'ve| have) been an? " + JOB + r"(?= (?:at|for|since|with|in)\b|\s*$|[,.;!])", _I),
          P.WORKS_AS),
     Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) (?i:an?) " + JOB + r" (?i:at|with|for) " + ORG), P.WORKS_AT, 2,
          value=_employer),
-    Rule(re.compile(r"\bmy (" + CONDITIONS + r")\b(?! " + _HEALED + r"| about\b)", _I), P.HAS_CONDITION),
     Rule(re.compile(r"(?:\b(?:since|after)|\bi(?:'ve| have)?) (?:just |recently |finally )?(?:going|went|gone|turning|"
                     r"turned|becoming|became|become) (?:fully |full )?" + _DIET + r"\b", _I), P.HAS_PREFERENCE,
          value=_diet),

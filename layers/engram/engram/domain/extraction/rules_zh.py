@@ -21,7 +21,7 @@ _HAN_NAME = r"(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z]{2,20})"
 TITLED = (r"([\u4e00-\u9fff]{1,3}?(?:老师|经理|总|医生|教授|主任|博士|律师|师傅|阿姨|叔叔)|[\u4e00-\u9fff]{2,3}"
           r"|[A-Za-z]{2,20})")
 RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|娃|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|男朋友|女朋友|妈妈|爸爸|母亲|父亲|"
-            r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管)")
+            r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管|组长)")
 OCCUPATIONS = (r"医生|大夫|老师|教师|护士|程序员|工程师|软件工程师|学生|大学生|研究生|博士生|硕士生|高中生|律师|设计师|"
                r"会计|会计师|厨师|司机|记者|警察|销售|产品经理|项目经理|经理|药剂师|建筑师|作家|翻译|演员|公务员|"
                r"数据分析师|分析师|农民|画家|教授|研究员|科学家|编辑|摄影师|牙医|兽医|律师助理|模特|歌手|"
@@ -146,8 +146,8 @@ def _consumed(value: str) -> str:
     return re.sub(r"^(?:吃|喝)(?=.)", "", value)
 
 
-MY_RELATION = Rule(re.compile(r"我的?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"), None, 2,
-                   relation_group=1, value=_apposed)
+MY_RELATION = Rule(re.compile(r"我的?(?:最好的)?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"),
+                   None, 2, relation_group=1, value=_apposed)
 PRESUPPOSED = [MY_RELATION]
 
 RULES: list[Rule] = [

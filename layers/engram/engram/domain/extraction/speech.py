@@ -60,7 +60,8 @@ def without_fillers(clause: str) -> str:
 # A clause asks when it opens as a question (a wh-word, an auxiliary before its subject) or as a bare
 # request ("any tips?", "ideas for a party?", "help me outline it?").
 # "was diagnosed with…", "did my degree at…": a statement that dropped its "I", not a question.
-EN_NOT_ASKED = r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did my\b|been\b|(?:has|have|had) to\b)"
+EN_NOT_ASKED = (r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did (?:my|a|an|that|this|some)\b|been\b"
+                r"|(?:has|have|had) to\b)")
 _EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?" + EN_NOT_ASKED
                       + r"(?:do|does|did|am|is|are|can|could|would|"
                       r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
@@ -109,7 +110,8 @@ def statement_part(sentence: str, asks: bool) -> str:
 EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
-              r"gave away|got rid of|did my|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
+              r"gave away|got rid of|"
+              r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
               r"transferred)"
               r"|(?:working as|working at|working for|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
