@@ -279,7 +279,8 @@ RULES: list[Rule] = [
                     r"(?:drinker|eater|person|lover)\b", _I), P.HAS_PREFERENCE, value=_taste),
     Rule(re.compile(r"\b(?:i can't get enough of|nothing beats) " + OBJ + END, _I), P.HAS_PREFERENCE),
     # a diet is how the user eats, kept as the taste it is: "I'm vegan" -> a vegan diet
-    Rule(re.compile(r"\bi(?:'m| am|'ve been| have been) " + ADV + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
+    Rule(re.compile(r"\b(?:i(?:'m| am|'ve been| have been)|we(?:'re| are)(?: all| both)?) " + ADV
+                    + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
                     r"100%)\s+){0,2}" + _DIET + r"\b" + _NOT_A_DIET, _I), P.HAS_PREFERENCE, value=_diet),
     Rule(re.compile(r"\bi(?: went| have gone|'ve gone| became| have become|'ve become| turned) " + ADV
                     + r"(?:a |an )?(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])" + _NOT_A_DIET, _I),

@@ -233,7 +233,8 @@ RULES: list[Rule] = [
                     r"doctorate|ba|bs|ma|ms|msc|bsc|mba)(?: degree)? in) "
                     r"(?!(?:all|for|with|late|hard|abroad|at|in|on|to|every|together|online|overseas)\b)"
                     r"([^.;!?,]{2,40}?)" + _SUBJECT_END, _I), P.STUDIED, value=_subject),
-    Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:studied|studying|majored in|majoring in) [^.;!?]{2,40}? "
+    Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:studied|studying|study|majored in|majoring in) "
+                    r"[^.;!?]{2,40}? "
                     r"(?i:at) " + ORG), P.STUDIED_AT),
     Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:graduated from|studied at|got my degree from|got my "
                     r"(?:bachelor'?s|master'?s|phd|mba) from|dropped out of|enrolled at|doing my (?:phd|master'?s|"

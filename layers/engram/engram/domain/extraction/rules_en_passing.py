@@ -11,7 +11,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule
-from .rules_en import _DIET, _I, ADV, CONDITIONS, END, JOB, NAME, OBJ, PERSON, PLACE, _diet
+from .rules_en import _DIET, _I, _LANGUAGES, ADV, CONDITIONS, END, JOB, NAME, OBJ, PERSON, PLACE, _diet
 from .rules_en_chat import _ACTIVITY
 from .rules_en_life import _WORK, ORG, _employer, _origin, _plain_hobby
 
@@ -74,6 +74,23 @@ RULES: list[Rule] = [
          value=_place, tags=(BY_WORK,)),
     Rule(re.compile(_WORK + r"(?: (?i:as) (?i:an?) " + JOB + r")? (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2,
          value=_place, tags=(BY_WORK,)),
+    # "the worst part of being a dentist": the user's job, framing what they say
+    Rule(re.compile(r"\bthe (?:worst|best|hardest|toughest|funniest|weirdest|only good|nicest) (?:part|thing|bit) "
+                    r"(?:of|about) being an? " + JOB, _I), P.WORKS_AS),
+    # "Bartłomiej here, Polish guy living in Glasgow": the user described, at a clause's start
+    Rule(re.compile(r"^(?:just )?(?:an? )?(?:[\w-]+ ){0,2}(?i:guy|girl|woman|man|lad|bloke|mum|mom|dad|expat|student|"
+                    r"person) (?i:living|based) (?i:in) " + PLACE), P.LIVES_IN),
+    # "I moved to Austin for a job at Dell"
+    Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? (?i:just |recently )?(?i:moved|relocated|came)\b[^.;!?]{0,40}? "
+                    r"(?i:for) (?i:a|my|the) (?i:new )?(?i:job|role|position) (?i:at|with) " + ORG), P.WORKS_AT,
+         value=_employer),
+    # "we just had our first baby, a little girl called Maja"
+    Rule(re.compile(r"(?:\b(?i:i|we) (?i:just |recently |finally )?(?i:had|welcomed) (?i:my|a)|\b(?i:had|welcomed) "
+                    r"(?i:our)) (?i:first |second |third |new )?(?i:baby|son|daughter|child)[^.!?]{0,30}? "
+                    r"(?i:called|named) " + PERSON), P.HAS_CHILD),
+    # "Spanish is my first language", "Cantonese is my mother tongue"
+    Rule(re.compile(r"^(" + _LANGUAGES + r") (?:is|was) my (?:first|native|mother|home) (?:language|tongue)\b", _I),
+         P.MASTERS, lists=True),
     Rule(re.compile(r"\bi (?:did|read|took) " + _FIELDS + r" (?:at|in) (?=(?-i:[A-Z]))", _I), P.STUDIED),
     Rule(re.compile(r"\b(?i:i) (?i:did|read|took) (?i:" + _FIELDS + r") (?i:at) " + ORG), P.STUDIED_AT, 2,
          value=_employer),

@@ -12,7 +12,7 @@ from .text import ZH_DATE, age, calendar_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
-       r"居然|竟然|终于|突然|早就|正式|整整)*")
+       r"居然|竟然|终于|突然|早就|正式|整整|后来|然后)*")
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
 LIST = r"([^，。；！？,.;!?\s]{1,30}?)"
@@ -38,7 +38,9 @@ _SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑
 _NOT_NAME_ENDINGS = ("人", "生", "师", "员", "家", "者", "长", "理", "总", "士", "工", "医")
 
 
-_PET = r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟|鱼|小鸟|鸟|马|蜥蜴|蛇)"
+# A breed names the animal as its kind does ("一只柯基，叫豆包").
+_PET = (r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟|鱼|小鸟|鸟|马|蜥蜴|蛇|柯基|泰迪|金毛|哈士奇|拉布拉多|"
+        r"柴犬|边牧|萨摩耶|比熊|博美|法斗|布偶猫?|英短|美短|橘猫|狸花猫|暹罗猫|蓝猫)")
 _PET_COUNT = r"(?:一|两|三|几)?(?:只|条|匹|头)"
 # A name said after who it names: "一只猫，叫咪咪", "一个弟弟，他叫小军".
 _CALLED = r"(?:它|他|她)?(?:叫|名叫|名字叫)"
@@ -62,7 +64,7 @@ _NOT_WORKPLACES = re.compile(r"^(?:家|家里|外面|这里|那里|这儿|那儿
 
 
 def _workplace(value: str) -> str | None:
-    value = re.sub(r"^(?:一家|一个|一所|一间|某家|一座)", "", value)
+    value = re.sub(r"^(?:(?:" + _PLACES + r")(?:市)?)?(?:的)?(?:一家|一个|一所|一间|某家|一座)", "", value)
     return None if not value or _NOT_WORKPLACES.search(value) else value
 
 
@@ -306,6 +308,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)(?:" + END[3:-1]
                     + r"|(?:了)?(?:\d+|[一二两三四五六七八九十几]+)(?:年|个月))"), P.LIVES_IN),
     Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:做|当)(?:" + OCCUPATIONS + r")"), P.LIVES_IN),
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:的)?(?:一家|一个|一所|一间)"), P.LIVES_IN),
     # "我妈下个月要来北京看我": where someone comes to see the user is where the user is
     Rule(re.compile(r"来" + _PLACE + r"(?:看|找|陪|探望)我"), P.LIVES_IN),
     # where the user lives

@@ -43,7 +43,7 @@ _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|跟你说个事|跟你说|"
-                             r"告诉你|说真的|老实说|其实|好吧|行吧)[，,！!。~～\s]*)+")
+                             r"告诉你|说真的|老实说|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
 _ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈+|啊|呀|呗|啦|哦|噢|哟|耶|哈哈+|嘿嘿|[~～!！])+$")
 
@@ -130,7 +130,7 @@ _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seven
 # Whose clause it is: the user's ("I …", or a clause that dropped "I" itself).
 # "Niamh here", "it's Dana": a self-introduction is the user's clause too.
 _EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
-                             + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here$", re.I)
+                             + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here(?:$|,)", re.I)
 
 
 def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
