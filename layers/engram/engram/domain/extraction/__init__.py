@@ -124,6 +124,19 @@ def _read(clause: str) -> list[Found]:
     return [(p, o, True, t) for p, o, t in read_clause(as_affirmation(clause), rules)] + ended
 
 
+# The verb a Chinese taste or pastime may keep ("打篮球" and "篮球" are one thing), and an English article.
+_BARE = re.compile(r"^(?:吃|喝|打|弹|玩|下|拉|踢|练|做|去|看|听|the\s+)(?=\S)", re.I)
+
+
+def _worded_otherwise(found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
+    """An ending closes what an earlier turn said however it worded the thing ("篮球不打了" ends
+    "我喜欢打篮球")."""
+    ended = {(p, _BARE.sub("", o).lower()) for p, o, e, _ in found if e}
+    return [(f.predicate, f.object, True, _rule_tags(f)) for f in previous
+            if f.is_fact and f.object and "ended" not in f.tags and f.object.lower() != _BARE.sub("", f.object).lower()
+            and (f.predicate, _BARE.sub("", f.object).lower()) in ended]
+
+
 def _homes(found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
     """A home read from where the user works stands only when no home is said outright, in this
     turn or an earlier one of the batch."""
@@ -226,7 +239,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in read if not (ironic and f[0] in _TASTES)]
     found = rules_change.exclusive_endings(found, previous)
-    found = _homes(found, previous)
+    found = _homes(found, previous) + _worded_otherwise(found, previous)
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
     if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
         found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]

@@ -34,8 +34,8 @@ _GEAR_GONE = (r"\bi(?:'ve| have)? " + ADV + r"(?:sold|gave away|given away|got r
               + _PLAYED + r")\b")
 # "最近不游泳了", "我不再打篮球了" (a habit stopped); "钢琴早就不弹了" (the thing first, then the verb stopped).
 _STOPPED_ZH = r"我" + ZH_ADV + r"(?:不再|不|没再)(?:去)?(" + _HOBBIES + r")了"
-_ZH_TOPIC_STOPPED = (r"^([\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r"(?:早就|早已|早|已经|都|也|再也)*(?:不|没)(?:再)?"
-                     r"(?:弹|玩|打|下|拉|踢|练|做|画|唱|跳|学|滑|骑|去)了")
+_ZH_TOPIC_STOPPED = (r"^我?((?!我)[\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r"(?:早就|早已|早|已经|都|也|再也)*"
+                     r"(?:不|没)(?:再)?(?:弹|玩|打|下|拉|踢|练|做|画|唱|跳|学|滑|骑|去)了")
 
 # "my anaemia has completely cleared up": a condition gone.
 _HEALED = (r"\bmy (" + CONDITIONS + r") (?:has |is |'s |was )?(?:now |finally |completely |totally |fully )*"
@@ -50,6 +50,7 @@ RULES_ZH: list[Rule] = [
     Rule(re.compile(_STOPPED_ZH), P.HAS_HOBBY, value=_activity),
     Rule(re.compile(_STOPPED_ZH), P.HAS_PREFERENCE, value=_activity),
     Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_HOBBY),
+    Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_PREFERENCE),
 ]
 
 # A past that holds now: the place of a childhood is where the user is from ("小时候住在武汉", "as a
@@ -84,7 +85,9 @@ _QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officia
                    r"position|post|firm|company|practice|employer|workplace|gig)\b"
                    r"|(?:handed in|gave|put in|turned in|handed) (?:my )?(?:notice|resignation|two weeks)"
                    r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
-                   r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b)))"
+                   r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b))"
+                   # "they made me redundant", "the company let me go"
+                   r"|.*?\b(?:made me redundant|let me go|laid me off|fired me|sacked me))"
                    r"(?: (?:at|with|from) (?:the )?(" + WORD + r"))?", _I)
 _ZH_QUIT = re.compile(r"辞职|辞了职|辞的职|离职|离了职|不干了|被裁|被开除|被辞退|裸辞")
 _ZH_QUIT_FROM = re.compile(r"从(.{1,12}?)(?:离职|辞职)")

@@ -88,6 +88,12 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:\b(?i:i|we) (?i:just |recently |finally )?(?i:had|welcomed) (?i:my|a)|\b(?i:had|welcomed) "
                     r"(?i:our)) (?i:first |second |third |new )?(?i:baby|son|daughter|child)[^.!?]{0,30}? "
                     r"(?i:called|named) " + PERSON), P.HAS_CHILD),
+    # "moved back in with my parents in Croydon"
+    Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? (?i:just |recently )?(?i:moved) (?i:back )?(?i:in) (?i:with) "
+                    r"[^.,;!?]{2,30}? (?i:in) " + PLACE), P.LIVES_IN),
+    # "…, doing yoga now": an activity taken up, said bare after the user's clause
+    Rule(re.compile(r"(?:^|\bi'm |\bi am |,\s*)(?:now )?(?:doing|into) " + _ACTIVITY + r" (?:now|instead|these days)\b",
+                    _I), P.HAS_HOBBY, value=_plain_hobby),
     # "Spanish is my first language", "Cantonese is my mother tongue"
     Rule(re.compile(r"^(" + _LANGUAGES + r") (?:is|was) my (?:first|native|mother|home) (?:language|tongue)\b", _I),
          P.MASTERS, lists=True),
