@@ -12,8 +12,8 @@ import re
 from ..model import Predicate as P
 from .rules import Rule
 from .rules_en import _DIET, _I, _LANGUAGES, ADV, CONDITIONS, END, JOB, NAME, OBJ, PERSON, PLACE, _diet
-from .rules_en_chat import _ACTIVITY
-from .rules_en_life import _WORK, ORG, _employer, _origin, _plain_hobby
+from .rules_en_chat import _ACTIVITY, _lower_name
+from .rules_en_life import _HABIT_VERBS, _PLAYED, _WORK, ORG, _employer, _habit, _origin, _plain_hobby
 
 # An illness the user calls theirs is theirs, whatever the sentence asks or wants of it.
 _HEALED = (r"(?:has |is |'s |was )?(?:now |finally |completely |totally )*(?:cleared up|gone|cured|healed|over|"
@@ -94,6 +94,27 @@ RULES: list[Rule] = [
     # "…, doing yoga now": an activity taken up, said bare after the user's clause
     Rule(re.compile(r"(?:^|\bi'm |\bi am |,\s*)(?:now )?(?:doing|into) " + _ACTIVITY + r" (?:now|instead|these days)\b",
                     _I), P.HAS_HOBBY, value=_plain_hobby),
+    # "In my spare time I paint watercolours": the habit's frame said first
+    Rule(re.compile(r"\b(?:in my (?:spare|free|down) time|for fun|as a hobby|on (?:the )?weekends),? i (?:like to "
+                    r"|love to |enjoy |mostly |usually )?(" + "|".join(_HABIT_VERBS) + r")\b", _I), P.HAS_HOBBY,
+         value=_habit),
+    # "I've been learning the guitar for a year"
+    Rule(re.compile(r"\bi(?:'ve been| have been|'m| am) " + ADV + r"(?:learning|practi[cs]ing|taking up|taking) "
+                    r"(?:to play )?(" + _PLAYED + r"|" + _ACTIVITY[1:-1] + r")(?= for| since| lately| at| with| on"
+                    r"| again|\s*[.,!;]|\s*$)", _I), P.HAS_HOBBY, value=_plain_hobby),
+    # "Not a fan of horror movies", "I'm not really a fan of jazz"
+    Rule(re.compile(r"(?:^|\bi'm |\bi am )(?:really |honestly |just )?not (?:really |much of )?(?:a |the )?"
+                    r"(?:big |huge )?fan of " + OBJ + END, _I), P.DISLIKES),
+    # "We moved here from Manila when I was ten": where a childhood was
+    Rule(re.compile(r"\b(?i:i|we) (?i:moved|came|emigrated) (?i:here |over |to \S+(?: \S+)? )?(?i:from) (?:the )?"
+                    + NAME + r" (?i:when i was (?:a kid|little|young|small|\w+)|as a (?:kid|child|baby|teenager))"),
+         P.COMES_FROM),
+    # "London feels like home now"
+    Rule(re.compile(r"(?:^|\b(?i:but|and|so) |, )" + PLACE + r" (?i:feels like|is) (?i:home|my home)"
+                    r"(?: (?i:now|these days))?\s*(?:$|[.,!;])"), P.LIVES_IN),
+    # "my name is josé": the one frame that says a word typed in lower case is a name
+    Rule(re.compile(r"\bmy name is ([a-z\u00e0-\u024f'-]{2,30})(?=\s*(?:$|[.,!;]| and | from | btw))"), P.HAS_NAME,
+         value=_lower_name),
     # "Spanish is my first language", "Cantonese is my mother tongue"
     Rule(re.compile(r"^(" + _LANGUAGES + r") (?:is|was) my (?:first|native|mother|home) (?:language|tongue)\b", _I),
          P.MASTERS, lists=True),

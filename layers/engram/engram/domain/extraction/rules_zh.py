@@ -233,6 +233,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:擅长|精通|很会|熟悉)" + LIST + END), P.MASTERS, lists=True),
     Rule(re.compile(r"我" + ADV + r"(?:会说|能说|会讲|能讲)(" + _LANGUAGE + r"(?:(?:和|、|跟)" + _LANGUAGE + r")*)"),
          P.MASTERS, lists=True),
+    # "我业余时间喜欢画水彩画": what the user likes to do in their own time is a pastime
+    Rule(re.compile(r"我(?:的)?(?:业余时间|空闲时间|闲暇时间?|业余|下班以?后|周末)(?:里|的时候)?(?:最|就)?(?:喜欢|爱)"
+                    r"([\u4e00-\u9fff]{2,5}?)" + END), P.HAS_HOBBY, value=_activity),
     # a new activity in place of an old one: "改成早上打太极", "换成游泳了"
     Rule(re.compile(r"我" + ADV + r"(?:改成|换成|改为|改|换|转而)了?(?:每天|早上|晚上|周末|平时|去)*("
                     + _HOBBIES + r")"),
