@@ -96,8 +96,8 @@ RULES: list[Rule] = [
                     _I), P.HAS_HOBBY, value=_plain_hobby),
     # "In my spare time I paint watercolours": the habit's frame said first
     Rule(re.compile(r"\b(?:in my (?:spare|free|down) time|for fun|as a hobby|on (?:the )?weekends),? i (?:like to "
-                    r"|love to |enjoy |mostly |usually )?(" + "|".join(_HABIT_VERBS) + r")\b", _I), P.HAS_HOBBY,
-         value=_habit),
+                    r"|love to |enjoy |mostly |usually )?(" + "|".join(_HABIT_VERBS) + r")\b"
+                    r"(?! (?:a|an|the|my|our|some)\b)", _I), P.HAS_HOBBY, value=_habit),
     # "I've been learning the guitar for a year"
     Rule(re.compile(r"\bi(?:'ve been| have been|'m| am) " + ADV + r"(?:learning|practi[cs]ing|taking up|taking) "
                     r"(?:to play )?(" + _PLAYED + r"|" + _ACTIVITY[1:-1] + r")(?= for| since| lately| at| with| on"
@@ -110,8 +110,8 @@ RULES: list[Rule] = [
                     + NAME + r" (?i:when i was (?:a kid|little|young|small|\w+)|as a (?:kid|child|baby|teenager))"),
          P.COMES_FROM),
     # "London feels like home now"
-    Rule(re.compile(r"(?:^|\b(?i:but|and|so) |, )" + PLACE + r" (?i:feels like|is) (?i:home|my home)"
-                    r"(?: (?i:now|these days))?\s*(?:$|[.,!;])"), P.LIVES_IN),
+    Rule(re.compile(r"(?:^|\b(?i:but|and|so) |, )" + PLACE + r" (?i:feels like (?:my )?home|is my home|has become "
+                    r"(?:my )?home|became (?:my )?home)(?: (?i:now|these days))?\s*(?:$|[.,!;])"), P.LIVES_IN),
     # "my name is josé": the one frame that says a word typed in lower case is a name
     Rule(re.compile(r"\bmy name is ([a-z\u00e0-\u024f'-]{2,30})(?=\s*(?:$|[.,!;]| and | from | btw))"), P.HAS_NAME,
          value=_lower_name),
