@@ -6,10 +6,13 @@ turn, a question, a hypothesis, hearsay or a statement about somebody else never
 about the user. A change of state ("I used to…", "I no longer…", "我不再…了") becomes a fact
 tagged ``ended`` (``domain.beliefs``), which closes the edge it ends instead of opening one.
 
-Layout: ``text`` (clauses, guards, objects, lists), ``speech`` (how chat is written: fillers, a
-statement beside a question, a dropped subject, names in any script), ``rules`` (the rule shape),
-``rules_en`` and ``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_zh`` (the rules
-of each language), ``rules_change`` (endings said as news), this module (a turn in, extractions out).
+Layout: ``discourse`` (how a long message wraps its facts: asides, quotations, make-believe, jokes
+taken back, the scope of a hypothesis, a thing referred to again, Chinese ways of saying whose),
+``text`` (clauses, guards, objects, lists), ``speech`` (how chat is written: fillers, a statement
+beside a question, a dropped subject, names in any script), ``rules`` (the rule shape), ``rules_en``,
+``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_en_chat`` and
+``rules_en_passing`` (facts said in passing or as news), ``rules_zh`` (the rules of each language),
+``rules_change`` (endings said as news), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
