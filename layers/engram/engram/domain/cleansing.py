@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
+from .extraction.discourse import META_IF
 from .model import Extraction
 from .relative_time import resolve_relative_time
 
@@ -32,6 +33,8 @@ _STATEMENT_END = re.compile(r"[.!?;。！？；\n]+\s*|\s+(?=\d{1,2}[.)]\s)")
 
 
 def _hedged(sentence: str) -> bool:
+    # "if that matters", "if I'm honest": an "if" about the conversation doubts nothing
+    sentence = META_IF.sub("", sentence)
     return bool(_TENTATIVE_EN.search(sentence) or _TENTATIVE_ZH.search(sentence))
 
 
@@ -54,7 +57,9 @@ def is_tentative_fact(text: str, obj: str) -> bool:
     """Whether a fact is said in doubt: every clause that names its object hedges. A fact whose
     object the turn does not name word for word ("diabetic" -> diabetes) is judged as the turn is."""
     clauses = [c for s in _STATEMENT_END.split(text) for c in _CLAUSE_END.split(s)]
-    holding = [c for c in clauses if obj.lower() in c.lower()]
+    # "vegan diet" is said as "vegan": the object's first word finds its clause when the whole does not
+    holding = [c for c in clauses if obj.lower() in c.lower()] or [
+        c for c in clauses if obj.split()[0].lower() in c.lower()]
     if not holding:
         return is_tentative(text)
     return all(_hedged(c) for c in holding)

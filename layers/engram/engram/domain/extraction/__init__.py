@@ -27,6 +27,7 @@ from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_passing, rules_zh
 from .discourse import (
     as_found,
+    as_profile,
     as_said,
     before_hypothesis,
     is_fiction,
@@ -217,7 +218,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         ironic = sentence.endswith(IRONY)
         # Only what the sentence states before it supposes is read ("I speak Vietnamese at home, so
         # I'm wondering if…"); a joke taken back is not said.
-        sentence = with_antecedent(before_hypothesis(as_said(not_taken_back(sentence.removesuffix(IRONY)))))
+        sentence = with_antecedent(before_hypothesis(as_said(as_profile(not_taken_back(sentence.removesuffix(IRONY))))))
         if not sentence:
             continue
         # A question is skipped, but a statement beside it is read ("I have asthma, any tips?").

@@ -31,13 +31,16 @@ _DASH = re.compile(r"\s+[-–—]+\s+|\s*[—–]{1,2}\s*(?=\D)")
 
 def without_asides(text: str) -> str:
     """A name in brackets after who it names stays as its apposition ("我妈（赵秀兰）" is
-    "我妈赵秀兰"; "小刘（大名刘洋）" is "刘洋"); any other bracket is an aside and goes; a spaced dash
-    is a comma."""
+    "我妈赵秀兰"; "小刘（大名刘洋）" is "刘洋"); any other bracket is an aside, taken out of its
+    sentence and read after the message; a spaced dash is a comma."""
     text = _EN_BRACKET.sub(lambda m: f"{m.group(1)} {m.group(2)},", text)
     text = _ZH_FULL_NAME.sub(lambda m: m.group(1), text)
     text = _ZH_BRACKET.sub(lambda m: m.group(1), text)
+    # An aside of several words is read on its own, after the message ("we (me and my wife Priya) are…").
+    asides = [m.group(0).strip(" （）()") for m in _ANY_BRACKET.finditer(text)]
     text = _ANY_BRACKET.sub("", text)
-    return _DASH.sub(", ", text)
+    said = [a for a in asides if len(a.split()) > 1 or len(a) > 2 and re.search(r"[\u4e00-\u9fff]", a)]
+    return _DASH.sub(", ", "\n".join([text, *said]))
 
 
 # -- words of someone else ---------------------------------------------------------------------------
@@ -89,7 +92,7 @@ _ZH_BREAK = re.compile(r"[，,；;]")
 
 
 # "Not sure if this matters but…", "…, if that helps": an "if" about the conversation supposes nothing.
-_META_IF = re.compile(r"\b(?:(?:not sure|no idea|dunno|don't know) )?(?:if|whether) (?:this|that|it) (?:matters|helps"
+META_IF = re.compile(r"\b(?:(?:not sure|no idea|dunno|don't know) )?(?:if|whether) (?:this|that|it) (?:matters|helps"
                       r"|is relevant|makes a difference|counts)\b(?:,? but)?|\bif i'm (?:being )?honest\b"
                       r"|\bif you must know\b|\bif you ask me\b|\b(?:just )?in case (?:it|that) (?:matters|helps)\b",
                       re.I)
@@ -99,7 +102,7 @@ _AS_SOMEONE = re.compile(r"^as (?:someone|somebody|a person|one) who(?:'s been| 
 
 
 def as_said(sentence: str) -> str:
-    sentence = _META_IF.sub("", sentence)
+    sentence = META_IF.sub("", sentence)
 
     def subject(match: re.Match) -> str:
         said = match.group(0).lower()
@@ -207,3 +210,29 @@ def as_found(clause: str) -> str | None:
     """The user's own clause inside a clinician's words, or ``None``."""
     match = _CLINICIAN.search(clause)
     return clause[match.end():] if match else None
+
+
+# -- a profile said as a header and fragments ----------------------------------------------------------
+
+# "Bit of context: retired teacher, 67, living in Perth", "背景：32岁，坐标杭州，互联网运营": each
+# fragment after the header is said of the user.
+_HEADER = re.compile(r"^(?:(?:a )?(?:bit of |some |quick |brief )?(?:context|background|about me|intro|info about me)"
+                     r"|背景|简单介绍|个人情况|我的情况|基本情况)\s*[:：]\s*", re.I)
+_EN_SAID_AS_STATE = re.compile(r"^(?:\d|(?:living|working|based|from|in|single|married|divorced|widowed|recently|"
+                               r"originally|currently|now|also|still)\b)", re.I)
+
+
+def as_profile(sentence: str) -> str:
+    match = _HEADER.match(sentence)
+    if match is None:
+        return sentence
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
+    out = []
+    for part in filter(None, (p.strip() for p in re.split(r"[,，、]\s*", sentence[match.end():]))):
+        if chinese:
+            out.append(part if part.startswith("我") else "我" + part)
+        elif re.match(r"(?:i|i'm|i've|my|we)\b", part, re.I):
+            out.append(part)
+        else:
+            out.append(("I'm " if _EN_SAID_AS_STATE.match(part) else "I'm a ") + part)
+    return ("，" if chinese else ", ").join(out)

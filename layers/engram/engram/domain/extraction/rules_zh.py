@@ -261,6 +261,11 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:跳槽(?:去|到|进)了?|跳到了?|入职了?)" + _WHERE
                     + r"(?:公司)?(?:了|(?=当|做|$|[，。！!.]))"), P.WORKS_AT,
          value=_workplace),
+    # "在广告公司做设计": a field of work done at a workplace
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:做|干|搞|负责)(?:设计|运营|销售|开发|研发|财务|会计|市场|行政|"
+                    r"人事|技术|测试|产品|编辑|客服|采购|物流|前端|后端|算法)"), P.WORKS_AT, value=_workplace),
+    # "坐标杭州": where the user is, as chat says it
+    Rule(re.compile(r"(?:^|我)(?:现在|目前)?坐标" + _PLACE), P.LIVES_IN),
     # "下周一去腾讯报到": a first day named
     Rule(re.compile(r"我" + ADV + r"(?:下(?:周|个?星期|个?礼拜)[一二三四五六日天]?|下个?月|明天|后天)?(?:去|到)"
                     + _WHERE + r"(?:报到|报道|入职)"), P.WORKS_AT, value=_workplace),
@@ -344,6 +349,9 @@ RULES: list[Rule] = [
     # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
     # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.
     MY_RELATION,
+    # "两个娃，大的叫安安，小的叫乐乐": children by their order
+    Rule(re.compile(r"^我(?:家)?(?:大的|小的|老大|老二|老三|大宝|二宝)(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END),
+         P.HAS_CHILD),
     # "我儿子今年五岁，叫小宇": the name after a clause about them
     Rule(re.compile(r"^我的?" + RELATION + r"(?:(?!有|和|跟|的|养)[^，,。！？]){0,10}[，,]" + _CALLED + r"(" + _HAN_NAME
                     + r")" + END), None, 2, relation_group=1),

@@ -43,7 +43,7 @@ _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
-                             r"跟你说个事|跟你说|告诉你|说真的|老实说|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
+                             r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
 _ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈+|啊|呀|呗|啦|哦|噢|哟|耶|哈哈+|嘿嘿|[~～!！])+$")
 
@@ -113,7 +113,7 @@ EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|
               r"gave away|got rid of|"
               r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
               r"transferred)"
-              r"|(?:working as|working at|working for|living in|based in|studying|majoring"
+              r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"

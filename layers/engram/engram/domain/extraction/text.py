@@ -63,7 +63,7 @@ _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|�
                        r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|爱|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
                        # "今天刚过完生日，三十了", "我叫陈志明，三十二岁": a bare age
                        r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁?了|岁$))")
 # A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
@@ -242,7 +242,8 @@ def clean_object(value: str) -> str:
     if is_chinese(value):
         for _ in range(3):
             value = _ZH_TRAIL.sub("", value).strip()
-        return "" if _ZH_REJECT.match(value) else value
+        # "但又特别爱吃": a verb alone is no thing liked
+        return "" if _ZH_REJECT.match(value) or value in ("吃", "喝", "玩", "看", "听", "去", "做", "学") else value
     if _EN_IDIOM.match(value):
         return ""
     for _ in range(3):
