@@ -12,7 +12,7 @@ import re
 from ..model import Predicate as P
 from .rules import Rule
 from .rules_en import _DIET, _I, _LANGUAGES, ADV, CONDITIONS, END, JOB, NAME, OBJ, PERSON, PLACE, _diet
-from .rules_en_chat import _ACTIVITY, _lower_name
+from .rules_en_chat import _ACTIVITY, _DEGREE, _lower_name
 from .rules_en_life import _HABIT_VERBS, _PLAYED, _WORK, ORG, _employer, _habit, _origin, _plain_hobby
 
 # An illness the user calls theirs is theirs, whatever the sentence asks or wants of it.
@@ -115,6 +115,11 @@ RULES: list[Rule] = [
     # "my name is josé": the one frame that says a word typed in lower case is a name
     Rule(re.compile(r"\bmy name is ([a-z\u00e0-\u024f'-]{2,30})(?=\s*(?:$|[.,!;]| and | from | btw))"), P.HAS_NAME,
          value=_lower_name),
+    # "I've just started a PhD in marine biology at Plymouth": a degree begun
+    Rule(re.compile(r"\bi(?:'ve| have)? (?:just |recently )?(?:started|begun|began) (?:a|an|my) " + _DEGREE
+                    + r" in ([a-z][a-z ]{2,40}?) at (?=(?-i:[A-Z]))", _I), P.STUDIED),
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have)? (?i:just |recently )?(?i:started|begun|began) (?i:a|an|my) (?i:" + _DEGREE
+                    + r")(?: (?i:in) [^.;!?,]{2,40}?)? (?i:at) " + ORG), P.STUDIED_AT, value=_employer),
     # "Spanish is my first language", "Cantonese is my mother tongue"
     Rule(re.compile(r"^(" + _LANGUAGES + r") (?:is|was) my (?:first|native|mother|home) (?:language|tongue)\b", _I),
          P.MASTERS, lists=True),
