@@ -262,6 +262,11 @@ def run(deps: Dependencies, data: list[dict], ks: list[int], client: Client, ten
         "questions": len(per_question),
         "guard": guard_figures(per_question, memory_asked, absent_asked, plain_raw, gk),
         "per_question": per_question,
+        # Each guard question as asked (memory-phrased answerable, then never said): what the guard
+        # said and the strongest record it saw, for reading its misses one by one.
+        "guard_questions": {"answerable": [{**q, "evidence": p["evidence"]} for q, p in zip(memory_asked, per_question,
+                                                                                            strict=True)],
+                            "never_said": absent_asked},
     }
 
 

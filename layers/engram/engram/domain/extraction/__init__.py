@@ -4,12 +4,15 @@ Rules run first and alone are enough to run the product; an optional LLM extract
 ``service.llm``) may add what they miss. Only the user's turns speak for the user: an assistant
 turn, a question, a hypothesis, hearsay or a statement about somebody else never becomes a fact
 about the user. A change of state ("I used to…", "I no longer…", "我不再…了") becomes a fact
-tagged ``ended`` (``domain.beliefs``), which closes the edge it ends instead of opening one.
+tagged ``ended`` (``domain.profile.beliefs``), which closes the edge it ends instead of opening one.
 
-Layout: ``text`` (clauses, guards, objects, lists), ``speech`` (how chat is written: fillers, a
-statement beside a question, a dropped subject, names in any script), ``rules`` (the rule shape),
-``rules_en`` and ``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_zh`` (the rules
-of each language), ``rules_change`` (endings said as news), this module (a turn in, extractions out).
+Layout: ``discourse`` (how a long message wraps its facts: asides, quotations, make-believe, jokes
+taken back, the scope of a hypothesis, a thing referred to again, Chinese ways of saying whose),
+``text`` (clauses, guards, objects, lists), ``speech`` (how chat is written: fillers, a statement
+beside a question, a dropped subject, names in any script), ``rules`` (the rule shape), ``rules_en``,
+``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_en_chat`` and
+``rules_en_passing`` (facts said in passing or as news), ``rules_zh`` (the rules of each language),
+``rules_change`` (endings said as news), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -21,7 +24,19 @@ from collections.abc import Sequence
 
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from ..profile.beliefs import ENDED_TAG, FOOD_TAG
-from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_zh
+from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_passing, rules_zh
+from .discourse import (
+    as_found,
+    as_profile,
+    as_said,
+    before_hypothesis,
+    is_fiction,
+    not_taken_back,
+    we_are_i,
+    with_antecedent,
+    without_asides,
+    without_quotations,
+)
 from .rules import read_clause
 from .speech import IRONY, as_typed
 from .text import (
@@ -32,7 +47,6 @@ from .text import (
     clean_object,
     is_chinese,
     is_hearsay,
-    is_hypothetical,
     number,
     said,
     sentences,
@@ -50,6 +64,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|[\u4e00-\u9fff]{2,4}")
 
 _CORRECTION = re.compile(r"^(?:(?:oh|ah|um|uh)[,!]?\s+)?(?:no|nope|sorry|oops|actually|correction|wait|my bad|"
                          r"no wait|sorry,? no)[,!.:]?\s+"
+                         # "sorry, typo - it's Joan": what went wrong may be said first
+                         r"(?:(?:a |my )?(?:typo|autocorrect|mistake|misspelling|spelling)[,!.:]?\s*(?:[-–—]\s*)?)?"
                          r"(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
                          r"|^correction:\s*|^(?:不是|不对|不，|更正|我是说|我的意思是|说错了|搞错了)", re.I)
 _CORRECTED_VALUE = re.compile(r"^(?:.*?(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
@@ -67,7 +83,8 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
-_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES
+_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
+_STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
 
@@ -111,6 +128,56 @@ def _read(clause: str) -> list[Found]:
     return [(p, o, True, t) for p, o, t in read_clause(as_affirmation(clause), rules)] + ended
 
 
+# The verb a Chinese taste or pastime may keep ("打篮球" and "篮球" are one thing), and an English article.
+_BARE = re.compile(r"^(?:吃|喝|打|弹|玩|下|拉|踢|练|做|去|看|听|the\s+)(?=\S)", re.I)
+
+
+def _worded_otherwise(found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
+    """An ending closes what an earlier turn said however it worded the thing ("篮球不打了" ends
+    "我喜欢打篮球")."""
+    ended = {(p, _BARE.sub("", o).lower()) for p, o, e, _ in found if e}
+    return [(f.predicate, f.object, True, _rule_tags(f)) for f in previous
+            if f.is_fact and f.object and "ended" not in f.tags and f.object.lower() != _BARE.sub("", f.object).lower()
+            and (f.predicate, _BARE.sub("", f.object).lower()) in ended]
+
+
+def _homes(found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
+    """A home read from where the user works stands only when no home is said outright, in this
+    turn or an earlier one of the batch."""
+    said_home = any(p is Predicate.LIVES_IN and rules_en_passing.BY_WORK not in t for p, _, _, t in found) or any(
+        f.predicate is Predicate.LIVES_IN for f in previous)
+    return [(p, o, e, tuple(x for x in t if x != rules_en_passing.BY_WORK)) for p, o, e, t in found
+            if not (said_home and rules_en_passing.BY_WORK in t)]
+
+
+# "I'm not lactose intolerant after all", "我没有高血压": a state denied.
+_DENIED = re.compile(r"\b(?:i'm|i am) not\b|\bi (?:don't|do not) have\b|我(?:并)?(?:没有|不是|不)(?=对|有|是|住|在)",
+                     re.I)
+
+
+# "I'm not scared any more", "我现在不怕了": a state ended with its object left out is the one last said.
+_ELIDED_END = re.compile(r"\b(?:i'm|i am) (?:\w+ )?(?:not|no longer) (?:\w+ )?(scared|afraid|terrified|frightened|"
+                         r"allergic)(?: (?:any ?more|now))?\s*(?:$|[,.!;])|我(?:现在|已经)?(?:不再?|没那么)(怕|过敏)了",
+                         re.I)
+_ELIDED = {"scared": Predicate.DISLIKES, "afraid": Predicate.DISLIKES, "terrified": Predicate.DISLIKES,
+           "frightened": Predicate.DISLIKES, "怕": Predicate.DISLIKES, "allergic": Predicate.ALLERGIC_TO,
+           "过敏": Predicate.ALLERGIC_TO}
+
+
+def _denied(clause: str, previous: Sequence[Extraction]) -> list[Found]:
+    """What the user's earlier turns said and this clause denies ends; a denial of what was never
+    said states nothing."""
+    if elided := _ELIDED_END.search(clause):
+        predicate = _ELIDED[(elided.group(1) or elided.group(2)).lower()]
+        last = [f for f in previous if f.is_fact and f.predicate is predicate and "ended" not in f.tags][-1:]
+        return [(f.predicate, f.object, True, _rule_tags(f)) for f in last]
+    if not _DENIED.search(clause):
+        return []
+    earlier = {(f.predicate, (f.object or "").lower()) for f in previous if f.is_fact and "ended" not in f.tags}
+    rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
+    return [(p, o, True, ()) for p, o, _ in read_clause(as_affirmation(clause), rules) if (p, o.lower()) in earlier]
+
+
 def _rule_tags(fact: Extraction) -> tuple[str, ...]:
     """The tags a rule gave a fact (not the correction's or the ending's own)."""
     return tuple(t for t in fact.tags if t == FOOD_TAG)
@@ -144,11 +211,15 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # The turn is stored escaped (cleaning); its words are read as said, so "I love <b>jazz</b>;"
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     content = as_typed(html.unescape(turn.content))
+    if is_fiction(content):
+        return []
     found: list[Found] = []
-    for sentence in sentences(content):
+    for sentence in sentences(without_quotations(without_asides(content))):
         ironic = sentence.endswith(IRONY)
-        sentence = sentence.removesuffix(IRONY)
-        if is_hypothetical(sentence):
+        # Only what the sentence states before it supposes is read ("I speak Vietnamese at home, so
+        # I'm wondering if…"); a joke taken back is not said.
+        sentence = with_antecedent(before_hypothesis(as_said(as_profile(not_taken_back(sentence.removesuffix(IRONY))))))
+        if not sentence:
             continue
         # A question is skipped, but a statement beside it is read ("I have asthma, any tips?").
         statement = said(sentence)
@@ -157,17 +228,25 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         for clause in clauses(statement) if statement else []:
             if is_hearsay(clause):
                 unread = True
-                continue
-            read += _read(clause)
+                if (found_by := as_found(clause)) is None:
+                    continue
+                clause = found_by
+            read += _read(we_are_i(clause))
             read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
+            read += _denied(clause, previous)
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told
         # of what Tom said.
         if unread:
-            presupposed = rules_zh.PRESUPPOSED if is_chinese(sentence) else rules_en.PRESUPPOSED
+            presupposed = rules_zh.PRESUPPOSED if is_chinese(sentence) else (rules_en.PRESUPPOSED
+                                                                             + rules_en_passing.PRESUPPOSED)
             read += [(p, o, False, t) for clause in clauses(sentence) for p, o, t in read_clause(clause, presupposed)]
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in read if not (ironic and f[0] in _TASTES)]
     found = rules_change.exclusive_endings(found, previous)
+    found = _homes(found, previous) + _worded_otherwise(found, previous)
+    # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
+    if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
+        found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)

@@ -41,13 +41,17 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "missus": "spouse", "hubby": "spouse", "wifey": "spouse", "bf": "spouse", "gf": "spouse",
              "bro": "brother", "sis": "sister", "mate": "friend", "mates": "friend", "bestie": "friend",
              "bff": "friend", "mam": "mom", "mammy": "mom", "mummy": "mom", "amma": "mom", "appa": "dad",
-             "老大": "孩子",
+             "老大": "孩子", "娃": "孩子",
              "宝宝": "孩子", "闺女": "女儿", "太太": "妻子", "先生": "丈夫", "爱人": "妻子", "媳妇": "妻子",
-             "师傅": "导师", "上司": "经理", "主管": "经理", "教授": "导师", "博导": "导师", "兄弟": "哥哥",
+             "师傅": "导师", "上司": "经理", "主管": "经理", "组长": "经理", "教授": "导师", "博导": "导师",
+             "兄弟": "哥哥",
              "姐妹": "姐姐", "好朋友": "朋友", "爸": "爸爸", "妈": "妈妈", "哥": "哥哥", "姐": "姐姐",
              "弟": "弟弟", "妹": "妹妹", "闺蜜": "朋友", "男朋友": "丈夫", "女朋友": "妻子"}
 
 
+_NAMED = {Predicate.HAS_NAME, Predicate.HAS_PET, Predicate.HAS_CHILD, Predicate.HAS_PARENT, Predicate.HAS_SPOUSE,
+          Predicate.HAS_SIBLING, Predicate.HAS_FRIEND, Predicate.HAS_ADVISOR, Predicate.HAS_COLLEAGUE,
+          Predicate.HAS_MANAGER}
 _Y_PLURALS = {"puppies": "puppy", "bunnies": "bunny", "ponies": "pony"}
 
 
@@ -57,6 +61,16 @@ def singular_kind(word: str) -> str:
     if word in _Y_PLURALS:
         return _Y_PLURALS[word]
     return word[:-1] if word.isascii() and word.endswith("s") and not word.endswith("ss") else word
+
+
+# A named pet is kept with its kind as it grows up: "a puppy named Pepper" is Pepper the dog.
+_ADULT = {"puppy": "dog", "pup": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit", "foal": "horse",
+          "小狗": "狗", "小猫": "猫", "猫咪": "猫", "狗狗": "狗"}
+
+
+def adult_kind(word: str) -> str:
+    kind = singular_kind(word)
+    return _ADULT.get(kind, kind)
 
 
 def relation_predicate(word: str) -> Predicate | None:
@@ -80,10 +94,12 @@ def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str, tu
                 continue
             for part in (split_list(raw) if rule.lists else [raw]):
                 obj = clean_object(part)
+                if predicate in _NAMED:  # "my son Eli's birthday" names Eli
+                    obj = re.sub(r"(?<=\w)['’]s$", "", obj)
                 if obj and rule.value is not None:
                     obj = rule.value(obj)
                 if obj and rule.kind_group is not None:
-                    obj = f"{obj} ({singular_kind(match.group(rule.kind_group))})"
+                    obj = f"{obj} ({adult_kind(match.group(rule.kind_group))})"
                 if obj and (predicate, obj.lower()) not in {(p, o.lower()) for p, o, _ in found}:
                     found.append((predicate, obj, rule.tags))
     return found

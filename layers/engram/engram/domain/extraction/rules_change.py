@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from ..model import Extraction
 from ..model import Predicate as P
 from .rules import Rule
-from .rules_en import ADV, WORD
+from .rules_en import ADV, CONDITIONS, WORD
 from .rules_en_life import _ACTIVITY_END, _DOING, _GOING, _PASTIMES, _PLAYED, _plain_hobby, _series
 from .rules_zh import _HOBBIES, _activity
 from .rules_zh import ADV as ZH_ADV
@@ -34,10 +34,14 @@ _GEAR_GONE = (r"\bi(?:'ve| have)? " + ADV + r"(?:sold|gave away|given away|got r
               + _PLAYED + r")\b")
 # "最近不游泳了", "我不再打篮球了" (a habit stopped); "钢琴早就不弹了" (the thing first, then the verb stopped).
 _STOPPED_ZH = r"我" + ZH_ADV + r"(?:不再|不|没再)(?:去)?(" + _HOBBIES + r")了"
-_ZH_TOPIC_STOPPED = (r"^([\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r"(?:早就|早已|早|已经|都|也|再也)*(?:不|没)(?:再)?"
-                     r"(?:弹|玩|打|下|拉|踢|练|做|画|唱|跳|学|滑|骑|去)了")
+_ZH_TOPIC_STOPPED = (r"^我?((?!我)[\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r"(?:早就|早已|早|已经|都|也|再也)*"
+                     r"(?:不|没)(?:再)?(?:弹|玩|打|下|拉|踢|练|做|画|唱|跳|学|滑|骑|去)了")
 
+# "my anaemia has completely cleared up": a condition gone.
+_HEALED = (r"\bmy (" + CONDITIONS + r") (?:has |is |'s |was )?(?:now |finally |completely |totally |fully )*"
+           r"(?:cleared up|gone(?: away)?|cured|healed|resolved|in remission)\b")
 RULES_EN: list[Rule] = [
+    Rule(re.compile(_HEALED, _I), P.HAS_CONDITION),
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_PREFERENCE, lists=True, value=_plain_hobby),
     Rule(re.compile(_GEAR_GONE, _I), P.HAS_HOBBY, value=_plain_hobby),
@@ -46,6 +50,7 @@ RULES_ZH: list[Rule] = [
     Rule(re.compile(_STOPPED_ZH), P.HAS_HOBBY, value=_activity),
     Rule(re.compile(_STOPPED_ZH), P.HAS_PREFERENCE, value=_activity),
     Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_HOBBY),
+    Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_PREFERENCE),
 ]
 
 # A past that holds now: the place of a childhood is where the user is from ("小时候住在武汉", "as a
@@ -56,8 +61,9 @@ HELD_EN: list[Rule] = [
                     + WORD + r"(?: " + WORD + r")?)"), P.COMES_FROM),
 ]
 HELD_ZH: list[Rule] = [
-    Rule(re.compile(r"我(?:从)?小时候(?:一直)?(?:住在|在)([\u4e00-\u9fff]{2,6}?)(?:住|生活|长大)?(?:过)?(?:的)?"
-                    r"(?=$|[，。！!,.])"), P.COMES_FROM),
+    Rule(re.compile(r"我(?:从)?小时候(?:一直)?(?:住在|在)((?:(?!住|生活|长大)[\u4e00-\u9fff]){2,6}?)(?:住|生活|长大)?"
+                    r"(?:过|了)?(?:几|\d+|[一二两三四五六七八九十]+)?(?:年|个月)?(?:的)?(?=$|[，。！!,.])"),
+         P.COMES_FROM),
 ]
 
 # "we broke up", "I broke up with Emma", "we got divorced", "我们分手了", "我和小凯分手了"
@@ -66,11 +72,27 @@ _BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |of
                        r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了", _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
-# away"); "走了" (went) is said of a death too, and only ends who was named.
-_DIED = re.compile(r"^(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:passed away|died|passed|was put down|"
-                   r"crossed the rainbow bridge)\b"
+# away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
+# first ("Sad news, Kiwi passed away").
+_DIED = re.compile(r"(?:^|^[^,:]{1,30}[,:]\s*)(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:passed away|died|"
+                   r"passed|was put down|crossed the rainbow bridge)\b"
                    r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
                    r"(?:去世|过世|死|走)了", _I)
+# "I quit the law firm", "handed in my notice", "got laid off", "我辞职了", "柜员我不干了": a job left.
+# Its subject is the user: said first, or dropped ("Handed in my notice at Westpac").
+_QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officially|today|yesterday|so|and) )*(?:"
+                   r"(?:quit|left|resigned from|walked out of) (?:my |the |that |this )?(?:[\w-]+ ){0,2}?(?:job|role|"
+                   r"position|post|firm|company|practice|employer|workplace|gig)\b"
+                   r"|(?:handed in|gave|put in|turned in|handed) (?:my )?(?:notice|resignation|two weeks)"
+                   r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
+                   r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b))"
+                   # "they made me redundant", "the company let me go"
+                   r"|.*?\b(?:made me redundant|let me go|laid me off|fired me|sacked me))"
+                   r"(?: (?:at|with|from) (?:the )?(" + WORD + r"))?", _I)
+_ZH_QUIT = re.compile(r"辞职|辞了职|辞的职|离职|离了职|不干了|被裁|被开除|被辞退|裸辞")
+_ZH_QUIT_FROM = re.compile(r"从(.{1,12}?)(?:离职|辞职)")
+_ZH_SOMEONE = re.compile(r"他|她|你|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|老板|领导")
+_WORK = (P.WORKS_AT, P.WORKS_AS)
 _PARTNER = (P.HAS_SPOUSE,)
 _LIVES = (P.HAS_PET, P.HAS_SPOUSE, P.HAS_CHILD, P.HAS_PARENT, P.HAS_SIBLING, P.HAS_FRIEND)
 
@@ -82,6 +104,11 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         name = (match.group(1) or match.group(2) or "").strip()
         return [(f.predicate, f.object) for f in earlier
                 if f.predicate in _PARTNER and (not name or f.object.lower() == name.lower())][-1:]
+    if (match := _QUIT.search(clause)) or (_ZH_QUIT.search(clause) and not _ZH_SOMEONE.search(clause)):
+        named = (match.group(1) if match else None) or (m.group(1) if (m := _ZH_QUIT_FROM.search(clause)) else None)
+        # A job left by its employer's name ends that employer; a job left unnamed ends the work said.
+        return [(f.predicate, f.object) for f in earlier if f.predicate in _WORK
+                and (named is None or f.predicate is P.WORKS_AT and f.object.lower() == named.lower())]
     if match := _DIED.search(clause):
         name = (match.group(1) or match.group(2)).lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES

@@ -15,7 +15,8 @@ _I = re.I
 ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"
        r"personally|generally|usually|always|do|now|currently|finally|already|officially|kind of|kinda|sort of|"
        r"especially|particularly|"
-       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly),?\s+)*")
+       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly|dead|bloody|hella|mega|"
+       r"properly|officially),?\s+)*")
 # Where an object ends: punctuation, or the words that start a reason, a time or a place.
 END = (r"(?=$|[.;!?\n]|,\s*(?:not|but|which|who|because|since|so|especially|though)\b| because | since | when "
        r"| though | although | ever since | which | who | but | for (?:breakfast|lunch|dinner|years|a living)"
@@ -76,11 +77,12 @@ CONDITIONS = (
     r"rheumatoid arthritis|eczema|epilepsy|ibs|crohn's(?: disease)?|lupus|pcos|sleep apnea|dyslexia|gerd|"
     r"acid reflux|psoriasis|fibromyalgia|heart disease|kidney disease|copd|bipolar disorder|ptsd|ocd|gout|"
     r"a heart condition|chronic pain|tinnitus|hypothyroidism|scoliosis|multiple sclerosis|endometriosis|"
-    r"glaucoma|anemia|a thyroid condition|lactose intolerance|osteoporosis|long covid|hay fever|ms|"
+    r"glaucoma|anemia|anaemia|a thyroid condition|lactose intolerance|osteoporosis|long covid|hay fever|ms|"
     r"parkinson's(?: disease)?|cancer|hiv|hepatitis [abc]|an eating disorder|vertigo")
 _ADJECTIVE_CONDITIONS = {"diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy", "anemic": "anemia",
                          "lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
-                         "prediabetic": "prediabetes", "pre-diabetic": "prediabetes", "celiac": "celiac disease",
+                         "prediabetic": "prediabetes", "anaemic": "anaemia", "pre-diabetic": "prediabetes",
+                         "celiac": "celiac disease",
                          "bipolar": "bipolar disorder", "dyslexic": "dyslexia", "autistic": "autism"}
 # "I'm Canadian", "I'm Sorry": capitalised words after "I'm" that are not names.
 _NOT_NAMES = set(
@@ -115,9 +117,14 @@ def _diet(value: str) -> str:
     return f"{value.lower()} diet"
 
 
+# A breed names the animal as well as its kind does ("a rescue greyhound called Biscuit").
+_BREEDS = (r"(?:greyhound|whippet|lurcher|labrador|retriever|poodle|beagle|spaniel|terrier|collie|husky|huskies|"
+           r"dachshund|pug|corgi|bulldog|frenchie|chihuahua|schnauzer|rottweiler|doberman|staffie|staffy|cockapoo|"
+           r"labradoodle|cavapoo|shih tzu|pomeranian|dalmatian|sheepdog|mutt|tabby|siamese|maine coon|ragdoll|"
+           r"sphynx|cockatiel|lovebird|axolotl|chinchilla|hedgehog|gerbil)s?")
 PET = (r"((?i:dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?|bunn(?:y|ies)|hamsters?|guinea pigs?|parrots?|"
        r"budgies?|birds?|goldfish|fish|turtles?|tortoises?|snakes?|lizards?|geckos?|horses?|ponies|pony|ferrets?|"
-       r"chickens?))")
+       r"chickens?|" + _BREEDS + r"))")
 # "I have", "we've got", "I adopted", "I just got": the user's own animals, now (not "I had", "I want").
 _HAVE = (r"\b(?i:i|we)(?i:'ve| have)?(?i: just| recently| finally| also)?(?i: have| own| got| adopted| rescued|"
          r" have got) ")
@@ -193,7 +200,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^(?:(?i:hi|hey|hello|hiya)[,!.]?\s+)?" + NAME + r" (?i:here)(?=$|[,.!])"), P.HAS_NAME,
          value=_introduced),
     # ages: "I'm 35", "I am 35 years old", "I just turned 42", "a 29-year-old nurse", "thirty-one"
-    Rule(re.compile(r"\bi(?:'m| am)\s+(?:now\s+|already\s+|only\s+|just\s+)?" + _AGE_NUMBER + _AGE_GUARD
+    Rule(re.compile(r"\bi(?:'m| am)\s+(?:now\s+|already\s+|only\s+|just\s+|officially\s+|finally\s+)?" + _AGE_NUMBER
+                    + _AGE_GUARD
                     + r"(?:\s*(?:years? old|yrs? old|y/?o)\b)?", _I), P.HAS_AGE, value=age),
     Rule(re.compile(r"(?:\bi\s+|^)(?:just\s+|recently\s+|finally\s+)?(?:turned|hit)\s+" + _AGE_NUMBER + r"\b", _I),
          P.HAS_AGE, value=age),
@@ -271,7 +279,8 @@ RULES: list[Rule] = [
                     r"(?:drinker|eater|person|lover)\b", _I), P.HAS_PREFERENCE, value=_taste),
     Rule(re.compile(r"\b(?:i can't get enough of|nothing beats) " + OBJ + END, _I), P.HAS_PREFERENCE),
     # a diet is how the user eats, kept as the taste it is: "I'm vegan" -> a vegan diet
-    Rule(re.compile(r"\bi(?:'m| am|'ve been| have been) " + ADV + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
+    Rule(re.compile(r"\b(?:i(?:'m| am|'ve been| have been)|we(?:'re| are)(?: all| both)?) " + ADV
+                    + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
                     r"100%)\s+){0,2}" + _DIET + r"\b" + _NOT_A_DIET, _I), P.HAS_PREFERENCE, value=_diet),
     Rule(re.compile(r"\bi(?: went| have gone|'ve gone| became| have become|'ve become| turned) " + ADV
                     + r"(?:a |an )?(?:fully |completely )?" + _DIET + r"\b(?= |$|[.,;!?])" + _NOT_A_DIET, _I),
@@ -316,8 +325,10 @@ RULES: list[Rule] = [
                     r"(?:(?:fluent|decent|good)\s+)?(" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"fluent in (" + _LANGUAGES + r")\b", _I), P.MASTERS, lists=True),
     # occupations
-    Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working) as an? " + JOB,
-                    _I), P.WORKS_AS),
+    Rule(re.compile(r"\b(?:i|i'm|i am|i've|i have) " + ADV + r"(?:working|work|worked|been working)(?: nights| days"
+                    r"| weekends| shifts| part[- ]time| full[- ]time| freelance| remotely| from home){0,2} as an? "
+                    + JOB, _I),
+         P.WORKS_AS),
     Rule(re.compile(r"\bi(?:'m| am) " + ADV + r"an? (?:\d{1,3}[- ]years?[- ]old )?" + JOB, _I), P.WORKS_AS),
     Rule(re.compile(r"\bmy (?:job|profession|occupation|day job) is (?:being )?an? " + JOB, _I), P.WORKS_AS),
     # a change of job said as news: "I became a UX designer" (not "my sister became a nurse")
@@ -328,7 +339,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am) " + WORD + r", (?i:an? )(?:\d{1,3}[- ](?i:years?)[- ](?i:old) )?" + JOB, _I),
          P.WORKS_AS),
     Rule(re.compile(r"\b(?:i(?:'m| am) employed as|by profession,? i(?:'m| am)) an? " + JOB, _I), P.WORKS_AS),
-    Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|school|kindergarten|preschool|"
+    Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|year \d|reception|primary|"
+                    r"secondary|high school|kids|children|students|school|kindergarten|preschool|"
                     r"math|maths|english|history|science|physics|chemistry|biology|art|music|yoga|piano|university|"
                     r"college)\b", _I), P.WORKS_AS, value=lambda _: "teacher"),
     # where the user lives

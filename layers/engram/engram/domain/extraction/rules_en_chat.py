@@ -68,7 +68,8 @@ RULES: list[Rule] = [
                     + r" (?i:now|these days)\b(?! (?i:for|on|until|till)\b)"), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:now) (?i:in) " + PLACE + r"(?! (?i:for|on|until|till|right now)\b)"),
          P.LIVES_IN),
-    Rule(re.compile(r"\b(?i:i've|i have) (?i:been|lived) (?i:in) " + PLACE + r" (?i:for (?:(?:over |almost |nearly )?"
+    Rule(re.compile(r"\b(?i:i've|i have) (?i:been|lived) (?i:in) " + PLACE + r" (?i:for (?:(?:over |almost |nearly "
+                    r"|about |around |roughly |just over )?"
                     r"(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a few|"
                     r"several|many) years|years|ages|decades)|since)\b"), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:got|bought|found|rented) (?i:my|our|a) (?i:own|first)"

@@ -26,9 +26,10 @@ WORKPLACE = (r"(?:(?i:a|an|the|our|my) )?((?:[A-Za-z'-]+ ){0,2}?(?:hospital|clin
              r"software company|consulting firm|accounting firm|design studio|dealership|prison|care home|"
              r"nursing home|retirement home|vet clinic|dental practice|bar|pub|brewery|winery|bookshop|"
              r"publishing house|hospice|shelter|fire station|police station|post office))\b")
-_WORK = (r"\b(?i:i|we)(?i:'m| am|'ve been| have been)? " + ADV + r"(?i:work|working|work full[- ]time|"
-         r"work part[- ]time|work remotely|work remote)(?i: full[- ]time| part[- ]time| remotely| remote| now|"
-         r" currently)?")
+# When and how the user works may sit between the verb and the job ("I work nights as a nurse").
+_WORK = (r"\b(?i:i|we)(?i:'m| am|'ve been| have been)? " + ADV + r"(?i:work|working)(?i: full[- ]time| part[- ]time|"
+         r" remotely| remote| now| currently| nights| days| weekends| evenings| mornings| shifts| night shifts|"
+         r" from home| freelance){0,2}")
 _NOT_EMPLOYERS = {"home", "night", "christmas", "easter", "thanksgiving", "weekends", "dr", "mr", "mrs", "ms", "prof",
                   "professor", "hr", "it", "ai"} | _NOT_INTRODUCED
 
@@ -152,13 +153,14 @@ RULES: list[Rule] = [
     Rule(re.compile(_WORK + r" (?i:at|for) " + ORG + r"(?! (?i:today|tonight|this (?:morning|afternoon|evening)|"
                     r"right now|for (?:now|the day|a bit)))"), P.WORKS_AT, value=_employer),
     Rule(re.compile(_WORK + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:[\w-]+ ){0,2}students?\b)" + JOB
                     + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
-    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:\w+ )?students?\b)" + JOB
+    Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:[\w-]+ ){0,2}students?\b)" + JOB
                     + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
     Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
     Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
-    Rule(re.compile(r"\b(?i:i) (?i:just |recently |finally )?(?i:started (?:working |a new job |my new job )?at|"
+    Rule(re.compile(r"\b(?i:i|i'm|i am) (?i:just |recently |finally )?(?i:start(?:ed|ing) (?:working |a new job |my "
+                    r"new job |work )?at|"
                     r"got (?:a|the|a new) job (?:at|with)|took a job (?:at|with)|accepted a job (?:at|with)|"
                     r"(?:was|got|'ve been|have been) hired (?:by|at)|joined(?= " + _NAMED + r" as an? )) " + ORG),
          P.WORKS_AT, value=_employer),
@@ -231,7 +233,8 @@ RULES: list[Rule] = [
                     r"doctorate|ba|bs|ma|ms|msc|bsc|mba)(?: degree)? in) "
                     r"(?!(?:all|for|with|late|hard|abroad|at|in|on|to|every|together|online|overseas)\b)"
                     r"([^.;!?,]{2,40}?)" + _SUBJECT_END, _I), P.STUDIED, value=_subject),
-    Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:studied|studying|majored in|majoring in) [^.;!?]{2,40}? "
+    Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:studied|studying|study|majored in|majoring in) "
+                    r"[^.;!?]{2,40}? "
                     r"(?i:at) " + ORG), P.STUDIED_AT),
     Rule(re.compile(r"\b(?i:i)(?i:'m| am)? " + ADV + r"(?i:graduated from|studied at|got my degree from|got my "
                     r"(?:bachelor'?s|master'?s|phd|mba) from|dropped out of|enrolled at|doing my (?:phd|master'?s|"
@@ -244,6 +247,7 @@ RULES: list[Rule] = [
                     r"(?:my )?(?:degree|bachelor'?s|master'?s|masters|phd|mba|doctorate|undergraduate))\b"),
          P.STUDIED_AT, value=_employer),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:phd|grad|graduate|undergrad|undergraduate|law|med|medical|"
-                    r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year) )?(?i:student|freshman|"
+                    r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year|fourth-year|"
+                    r"[\w-]+-year) ){0,2}(?i:student|freshman|"
                     r"sophomore|junior|senior|undergrad) (?i:at) " + ORG), P.STUDIED_AT),
 ]

@@ -12,7 +12,7 @@ from .text import ZH_DATE, age, calendar_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
-       r"居然|竟然|终于|突然|早就)*")
+       r"居然|竟然|终于|突然|早就|正式|整整|后来|然后)*")
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
 LIST = r"([^，。；！？,.;!?\s]{1,30}?)"
@@ -20,8 +20,8 @@ _HAN_NAME = r"(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z]{2,20})"
 # A person as named in Chinese: with a title ("王老师", "张经理"), a bare name, or a Latin one.
 TITLED = (r"([\u4e00-\u9fff]{1,3}?(?:老师|经理|总|医生|教授|主任|博士|律师|师傅|阿姨|叔叔)|[\u4e00-\u9fff]{2,3}"
           r"|[A-Za-z]{2,20})")
-RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|男朋友|女朋友|妈妈|爸爸|母亲|父亲|"
-            r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管)")
+RELATION = (r"(儿子|女儿|孩子|闺女|宝宝|娃|妻子|老婆|太太|媳妇|爱人|丈夫|老公|先生|男朋友|女朋友|妈妈|爸爸|母亲|父亲|"
+            r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|导师|博导|老师|教授|同事|老板|经理|领导|上司|主管|组长)")
 OCCUPATIONS = (r"医生|大夫|老师|教师|护士|程序员|工程师|软件工程师|学生|大学生|研究生|博士生|硕士生|高中生|律师|设计师|"
                r"会计|会计师|厨师|司机|记者|警察|销售|产品经理|项目经理|经理|药剂师|建筑师|作家|翻译|演员|公务员|"
                r"数据分析师|分析师|农民|画家|教授|研究员|科学家|编辑|摄影师|牙医|兽医|律师助理|模特|歌手|"
@@ -38,7 +38,9 @@ _SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑
 _NOT_NAME_ENDINGS = ("人", "生", "师", "员", "家", "者", "长", "理", "总", "士", "工", "医")
 
 
-_PET = r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟|鱼|小鸟|鸟|马|蜥蜴|蛇)"
+# A breed names the animal as its kind does ("一只柯基，叫豆包").
+_PET = (r"(猫咪|小猫|猫|小狗|狗狗|狗|兔子|仓鼠|鹦鹉|金鱼|乌龟|鱼|小鸟|鸟|马|蜥蜴|蛇|柯基|泰迪|金毛|哈士奇|拉布拉多|"
+        r"柴犬|边牧|萨摩耶|比熊|博美|法斗|布偶猫?|英短|美短|橘猫|狸花猫|暹罗猫|蓝猫)")
 _PET_COUNT = r"(?:一|两|三|几)?(?:只|条|匹|头)"
 # A name said after who it names: "一只猫，叫咪咪", "一个弟弟，他叫小军".
 _CALLED = r"(?:它|他|她)?(?:叫|名叫|名字叫)"
@@ -58,11 +60,11 @@ _WHERE = r"([^，。；！？,.;!?\s在]{1,12}?)"
 _PLACE = r"((?:" + _PLACES + r")|[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|村|州|区))"
 # "在家工作", "在公司上班": where, not for whom.
 _NOT_WORKPLACES = re.compile(r"^(?:家|家里|外面|这里|那里|这儿|那儿|晚上|周末|公司|单位|办公室|线上|网上|国外|外地|"
-                             r"本地|老家|" + _PLACES + r")$|(?:省|市|县|镇|村|区)$")
+                             r"本地|老家|" + _PLACES + r")$|(?:省|市|县|镇|村|区)$|^(?:找|寻找|换|准备|考虑)")
 
 
 def _workplace(value: str) -> str | None:
-    value = re.sub(r"^(?:一家|一个|一所|一间|某家|一座)", "", value)
+    value = re.sub(r"^(?:(?:" + _PLACES + r")(?:市)?)?(?:的)?(?:一家|一个|一所|一间|某家|一座)", "", value)
     return None if not value or _NOT_WORKPLACES.search(value) else value
 
 
@@ -108,7 +110,8 @@ _SURNAME_CLASS = "[" + "".join(sorted(_SURNAMES)) + "]"
 _NAME_SHAPE = _SURNAME_CLASS + r"[\u4e00-\u9fff]{1,2}?|[小老阿][\u4e00-\u9fff]|([\u4e00-\u9fff])\3"
 _AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|礼拜)|今天|明天|昨天|今年|明年|去年|最近|刚|"
                   r"已经|要|让|想|对|考|写|买|送|挑|选|准备|"
-                  r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末")
+                  r"说|请|在|又|也|总|正在|马上|快|过生日|结婚|生日|是|和|跟|给|带|被|从|每天|今晚|周末|这|那|天天|整天|"
+                  r"老是|老(?!师)|一直|还|都|就|下周|明年")
 # Words of a name's shape that are no name: "我老婆白天要上班", "我妈高兴得…".
 _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
                  "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上"}
@@ -116,6 +119,15 @@ _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "�
 
 def _apposed(value: str) -> str | None:
     return None if value in _NOT_ZH_NAMES or value[:2] in _NOT_ZH_NAMES else value
+
+
+# A pet's name has any shape ("旺财"), so a time or an adverb after the animal is not one ("我家猫最近…").
+_NOT_PET_NAMES = re.compile(r"^(?:最近|今天|昨天|每天|天天|整天|特别|非常|一直|总是|老是|现在|已经|突然|好像|真的|有点|"
+                            r"也|还|都|又|很|就|不|没|刚|才|可|太|超|挺|比较|经常|晚上|早上|白天|平时)")
+
+
+def _pet_name(value: str) -> str | None:
+    return None if _NOT_PET_NAMES.match(value) else _apposed(value)
 
 
 _BACK_HOME = r"我(?:们)?" + ADV + r"回(?:到)?了?(?:老家|家乡)" + _WHERE + r"(?:了|(?=$|[，。！!.]))"
@@ -136,8 +148,8 @@ def _consumed(value: str) -> str:
     return re.sub(r"^(?:吃|喝)(?=.)", "", value)
 
 
-MY_RELATION = Rule(re.compile(r"我的?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"), None, 2,
-                   relation_group=1, value=_apposed)
+MY_RELATION = Rule(re.compile(r"我的?(?:最好的)?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"),
+                   None, 2, relation_group=1, value=_apposed)
 PRESUPPOSED = [MY_RELATION]
 
 RULES: list[Rule] = [
@@ -153,9 +165,10 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:我今年|今年我)(?:已经|都|才)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:了|(?=$|[，。！,.!]))"),
          P.HAS_AGE, value=age),
     # "我已经29了", "我都35了": a bare number the user has reached (not "我已经3次了": a unit follows)
-    Rule(re.compile(r"^我(?:已经|都|也|才|马上就?|快)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
+    Rule(re.compile(r"^我(?:已经|都|也|才)+(\d{1,3}|[一二两三四五六七八九十]{1,3})了?$"), P.HAS_AGE,
          value=age),
-    Rule(re.compile(r"^我(?:已经|都|就|也)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了$"), P.HAS_AGE, value=age),
+    Rule(re.compile(r"^我(?:已经|都|就|也|正式)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了[。！!.]?$"), P.HAS_AGE,
+         value=age),
     # allergies and conditions
     Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
          lists=True),
@@ -168,8 +181,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我有" + LIST + r"过敏(?:症)?"), P.ALLERGIC_TO, lists=True),
     Rule(re.compile(r"我" + ADV + r"(?:被诊断(?:出|为)?(?:患有|有)?|被确诊(?:为|患有|了|有)?|确诊了?)" + OBJ + END),
          P.HAS_CONDITION),
-    Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)(?:轻度|重度|严重的?|慢性)?("
-                    + CONDITIONS + r")"), P.HAS_CONDITION),
+    Rule(re.compile(r"我" + ADV + r"(?:有|患有|得了|得过|患上了?|有轻微的|有严重的)"
+                    r"(?:点|些|一点|轻度|重度|严重的?|慢性)?(" + CONDITIONS + r")"), P.HAS_CONDITION),
     Rule(re.compile(r"我" + ADV + r"(?:体检|检查)?(?:查出来?|检查出来?|查出了)了?(?:有|是|患有|得了)?"
                     r"(?:轻度|重度|轻微的?)?("
                     + CONDITIONS + r")"), P.HAS_CONDITION),
@@ -220,10 +233,20 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:擅长|精通|很会|熟悉)" + LIST + END), P.MASTERS, lists=True),
     Rule(re.compile(r"我" + ADV + r"(?:会说|能说|会讲|能讲)(" + _LANGUAGE + r"(?:(?:和|、|跟)" + _LANGUAGE + r")*)"),
          P.MASTERS, lists=True),
+    # "我业余时间喜欢画水彩画": what the user likes to do in their own time is a pastime
+    Rule(re.compile(r"我(?:的)?(?:业余时间|空闲时间|闲暇时间?|业余|下班以?后|周末)(?:里|的时候)?(?:最|就)?(?:喜欢|爱)"
+                    r"([\u4e00-\u9fff]{2,5}?)" + END), P.HAS_HOBBY, value=_activity),
+    # a new activity in place of an old one: "改成早上打太极", "换成游泳了"
+    Rule(re.compile(r"我" + ADV + r"(?:改成|换成|改为|改|换|转而)了?(?:每天|早上|晚上|周末|平时|去)*("
+                    + _HOBBIES + r")"),
+         P.HAS_HOBBY, value=lambda v: _activity(re.sub(r"^学(?=..)", "", v))),
     # fears are dislikes: "我怕狗", "我很害怕蛇"
     Rule(re.compile(r"^我" + ADV + r"(?:怕|害怕|恐惧)" + OBJ + END), P.DISLIKES),
     # occupations: "我是一名医生", "我在医院当护士", "我的工作是程序员"
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)?(" + OCCUPATIONS + r")" + END), P.WORKS_AS),
+    # "我是一名中学数学老师": what is taught or where, said before the job, is part of it
+    Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)([\u4e00-\u9fff]{1,4}?(?:" + OCCUPATIONS + r"))"
+                    + END), P.WORKS_AS),
     Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?(" + OCCUPATIONS + r")"),
          P.WORKS_AS),
     Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
@@ -238,10 +261,18 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:跳槽(?:去|到|进)了?|跳到了?|入职了?)" + _WHERE
                     + r"(?:公司)?(?:了|(?=当|做|$|[，。！!.]))"), P.WORKS_AT,
          value=_workplace),
+    # "在广告公司做设计": a field of work done at a workplace
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:做|干|搞|负责)(?:设计|运营|销售|开发|研发|财务|会计|市场|行政|"
+                    r"人事|技术|测试|产品|编辑|客服|采购|物流|前端|后端|算法)"), P.WORKS_AT, value=_workplace),
+    # "坐标杭州": where the user is, as chat says it
+    Rule(re.compile(r"(?:^|我)(?:现在|目前)?坐标" + _PLACE), P.LIVES_IN),
+    # "下周一去腾讯报到": a first day named
+    Rule(re.compile(r"我" + ADV + r"(?:下(?:周|个?星期|个?礼拜)[一二三四五六日天]?|下个?月|明天|后天)?(?:去|到)"
+                    + _WHERE + r"(?:报到|报道|入职)"), P.WORKS_AT, value=_workplace),
     Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
-    Rule(re.compile(r"我" + ADV + r"是" + _PLACE + r"人" + END), P.COMES_FROM),
+    Rule(re.compile(r"我" + ADV + r"是?" + _PLACE + r"人" + END), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"来自(?!一|个|这|那)" + OBJ + END), P.COMES_FROM, value=_origin),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?:是|在)" + OBJ + r"(?:的)?" + END), P.COMES_FROM),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?!是|在)([\u4e00-\u9fff]{2,8}?)的" + END), P.COMES_FROM),
@@ -266,6 +297,10 @@ RULES: list[Rule] = [
     # school and field: "我是清华毕业的", "我毕业于复旦大学", "我在北大读研究生", "我是学医的", "我的专业是金融"
     Rule(re.compile(r"我" + ADV + r"(?:是)?([\u4e00-\u9fffA-Za-z]{2,12}?)毕业的"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),
+    Rule(re.compile(r"我" + ADV + r"从([\u4e00-\u9fffA-Za-z]{2,12}?)毕业"), P.STUDIED_AT, value=_school),
+    # "想回老家长沙": the home town is said by the way, of the user's (not "我妈老家", "他老家")
+    Rule(re.compile(r"(?:^|我的?)(?:(?!妈|爸|哥|姐|弟|妹|老公|老婆|朋友|同事|儿子|女儿|的|他|她|你)[^，。！？,.!?]){0,8}?"
+                    r"老家(?:是|在)?" + _PLACE), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:读研究生|读研|读博|读本科|读大学|上大学|念大学|读书|上学|"
                     r"念书|留学)"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"是" + _WHERE + r"的(?:学生|研究生|博士生|本科生|大学生|校友)" + END), P.STUDIED_AT,
@@ -278,10 +313,17 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^我(?:大学|本科|研究生)?学的(?!是|很|不|太|挺|还|都|也|真|东西|时候)([\u4e00-\u9fff]{2,6})$"),
          P.STUDIED),
     # where the user lives; working in a city is living there ("现在在广州打工"; not "在公司上班")
-    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)" + END), P.LIVES_IN),
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:工作|上班|打工)(?:" + END[3:-1]
+                    + r"|(?:了)?(?:\d+|[一二两三四五六七八九十几]+)(?:年|个月))"), P.LIVES_IN),
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:做|当)(?:" + OCCUPATIONS + r")"), P.LIVES_IN),
+    Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:的)?(?:一家|一个|一所|一间)"), P.LIVES_IN),
+    # "我妈下个月要来北京看我": where someone comes to see the user is where the user is
+    Rule(re.compile(r"来" + _PLACE + r"(?:看|找|陪|探望)我"), P.LIVES_IN),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
+    # "现在住杭州": "住" without "在" before a place by its name
+    Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"住(?!在)" + _PLACE + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
     # "我回老家成都了": back home, where the user is from, to live
@@ -293,6 +335,9 @@ RULES: list[Rule] = [
                     + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
     Rule(re.compile(r"我(?:(?:家|们家)的?|的)" + _PET + r"(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END), P.HAS_PET, 2,
          kind_group=1),
+    # the name right after the animal: "我家猫咪咪最近不吃东西", "我的狗旺财"
+    Rule(re.compile(r"我(?:家|们家)?的?" + _PET + r"(" + _NAME_SHAPE + r"|[\u4e00-\u9fff]{2})(?=" + _AFTER_SUBJECT
+                    + r"|最近|不|没|老|特别|很|$)"), P.HAS_PET, 2, kind_group=1, value=_pet_name),
     Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
@@ -304,6 +349,12 @@ RULES: list[Rule] = [
     # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
     # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.
     MY_RELATION,
+    # "两个娃，大的叫安安，小的叫乐乐": children by their order
+    Rule(re.compile(r"^我(?:家)?(?:大的|小的|老大|老二|老三|大宝|二宝)(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END),
+         P.HAS_CHILD),
+    # "我儿子今年五岁，叫小宇": the name after a clause about them
+    Rule(re.compile(r"^我的?" + RELATION + r"(?:(?!有|和|跟|的|养)[^，,。！？]){0,10}[，,]" + _CALLED + r"(" + _HAN_NAME
+                    + r")" + END), None, 2, relation_group=1),
     Rule(re.compile(r"我有(?:一)?(?:个|位)" + RELATION + r"[，,]?" + _CALLED + r"(" + _HAN_NAME + r")" + END), None, 2,
          relation_group=1),
     Rule(re.compile(r"我(?:有)?(?:两|三|四|2|3|4|一)个" + RELATION + r"[，,：:]?(?:分别)?(?:叫|是)?"

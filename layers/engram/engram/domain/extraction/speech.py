@@ -42,8 +42,8 @@ _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|
 _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
-_ZH_FILLER_HEAD = re.compile(r"^(?:(?:哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|跟你说个事|跟你说|"
-                             r"告诉你|说真的|老实说|其实|好吧|行吧)[，,！!。~～\s]*)+")
+_ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
+                             r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
 _ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈+|啊|呀|呗|啦|哦|噢|哟|耶|哈哈+|嘿嘿|[~～!！])+$")
 
@@ -60,7 +60,8 @@ def without_fillers(clause: str) -> str:
 # A clause asks when it opens as a question (a wh-word, an auxiliary before its subject) or as a bare
 # request ("any tips?", "ideas for a party?", "help me outline it?").
 # "was diagnosed with…", "did my degree at…": a statement that dropped its "I", not a question.
-EN_NOT_ASKED = r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did my\b|been\b)"
+EN_NOT_ASKED = (r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did (?:my|a|an|that|this|some)\b|been\b"
+                r"|(?:has|have|had) to\b)")
 _EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?" + EN_NOT_ASKED
                       + r"(?:do|does|did|am|is|are|can|could|would|"
                       r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
@@ -88,12 +89,14 @@ def statement_part(sentence: str, asks: bool) -> str:
         return sentence
     chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
     segments = [s for s in (_ZH_SEGMENTS if chinese else _EN_SEGMENTS).split(sentence.strip()) if s.strip()]
-    if not segments or (_ZH_TAG if chinese else _EN_TAG).match(without_fillers(segments[-1])):
-        return ""
+    # A tag asks about the clause it closes ("I'm 35, right?"), not the ones before that one.
+    tagged = bool(segments) and bool((_ZH_TAG if chinese else _EN_TAG).match(without_fillers(segments[-1])))
+    if tagged:
+        segments = segments[:-2]
     said: list[str] = []
     for index, segment in enumerate(segments):
         bare = without_fillers(segment)
-        last = index == len(segments) - 1
+        last = index == len(segments) - 1 and not tagged
         if last or (_ZH_ASKS.search(bare) if chinese else _EN_ASKS.match(bare) or bare.endswith("?")):
             break
         said.append(segment)
@@ -107,8 +110,11 @@ def statement_part(sentence: str, asks: bool) -> str:
 EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
-              r"gave away|got rid of|did my|(?:was|got) diagnosed|got|been|born)"
-              r"|(?:working as|working at|working for|living in|based in|studying|majoring)"
+              r"gave away|got rid of|"
+              r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
+              r"transferred)"
+              r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
+              r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
               r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z])))"
@@ -117,14 +123,14 @@ _EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
 # What a dropped subject was, by the word it left: "been …" is "I've been …", "born …" "I was born".
 _EN_RESTORED = (("been", "I've "), ("born", "I was "), ("allergic", "I'm "), ("terrified", "I'm "), ("scared", "I'm "),
                 ("afraid", "I'm "), ("obsessed", "I'm "), ("bilingual", "I'm "), ("fluent", "I'm "), ("from", "I'm "),
-                ("in", "I'm "), ("now in", "I'm "))
+                ("in", "I'm "), ("now in", "I'm "), ("starting", "I'm "))
 # A bare age said after the user's own clause: "Niamh here, 27, from Cork".
 _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?)"
                           r"(?=\s*(?:,|$))", re.I)
 # Whose clause it is: the user's ("I …", or a clause that dropped "I" itself).
 # "Niamh here", "it's Dana": a self-introduction is the user's clause too.
 _EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
-                             + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here$", re.I)
+                             + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here(?:$|,)", re.I)
 
 
 def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
@@ -152,7 +158,7 @@ def is_users(part: str) -> bool:
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
             r"小时候|也|又|还)*")
-_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住在|跳槽|辞职|离职|入职|退休|不再|"
+_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
                          # "去年体检查出来有高血压": a finding of the user's own check-up
@@ -188,14 +194,14 @@ IRONY = " /s"
 _REPEATED = re.compile(r"([!?？！。.])\1+|([!?？！])[!?？！]+")
 
 
-# "本人" (formal) and "俺" (northern speech) are "我" at the head of a clause.
-_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))(?:本人|俺)(?!们)")
+# "本人" (formal) at the head of a clause, and "俺", "咱" (northern speech) anywhere, are "我"; "俺们", "咱们" "我们".
+_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))本人|俺(?!们)|咱(?!们)")
 
 
 def as_typed(text: str) -> str:
     """A chat message with its texting spellings spelt out, curly apostrophes straight, repeated
     punctuation once, and each run of emoji a sentence break (an ironic face marked ``IRONY``)."""
-    text = _ZH_FIRST_PERSON.sub("我", text.replace("’", "'").replace("‘", "'"))
+    text = _ZH_FIRST_PERSON.sub("我", re.sub(r"俺们|咱们", "我们", text.replace("’", "'").replace("‘", "'")))
     text = _TEXTING_WORDS.sub(lambda m: _texting(m.group(1)), text)
     text = _EMOJI.sub(lambda m: (IRONY if _IRONIC.search(m.group(0)) else "") + "\n", text)
     return _REPEATED.sub(lambda m: m.group(1) or m.group(2), text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .discourse import zh_own
 from .speech import (
     EN_DROPPED,
     EN_NOT_ASKED,
@@ -21,7 +22,10 @@ from .speech import (
 )
 
 # Sentences end at terminal punctuation; a sentence splits again where a new subject starts.
-SENTENCES = re.compile(r"(?<=[.!?。！？；;\n])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
+# A colon ends an introduction when a clause of the user's follows ("Quick background: I'm…",
+# "简单说一下我的情况：我叫…"), not a list ("my hobbies: knitting, chess").
+SENTENCES = re.compile(r"(?:(?<=[.!?。！？；;\n])|(?<=[:：])(?=\s*(?:我|(?:[Ii]|[Ii]'m|[Ii]'ve|[Mm]y|[Ww]e)\b)))"
+                       r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
                        r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)\s*")
 _EN_SUBJECT = r"(?:i|i'm|i've|i'd|we|we're|we've|my)\b"
 _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus |btw |fyi |tbh |also |oh |ok |"
@@ -40,7 +44,7 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        # "…, that's my actual name, the app keeps saying Eva": a new subject, a new clause
                        r"|,\s*(?=(?:that's|it's|he's|she's|they're|he|she|they|the \w+ (?:keeps|says|said|thinks)) )"
                        # "now in Houston working for Shell": a participle says what the user does there
-                       r"|(?<!\bnow)(?<!\bstill)(?<!\bjust)(?<!\balso)(?<!\bcurrently)(?<!\bbeen)(?<!\bam)(?<!'m)"
+                       r"|(?<!\bnow)(?<!\bstill)(?<!\bjust)(?<!\balso)(?<!\bcurrently)(?<!\bbeen)(?<!\bam)(?<!'m)(?<!\bwas)(?<!\bwere)"
                        r"\s+(?=(?:working|living|studying) (?:at|for|in|as) )"
                        # "Niamh here, 27, from Cork": a bare age between commas
                        r"|,\s*(?=\d{1,3}\s*(?:,|$))",
@@ -59,21 +63,25 @@ _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|�
                        r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"爱|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
-                       # "今天刚过完生日，三十了": a bare age
-                       r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了)")
+                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       # "今天刚过完生日，三十了", "我叫陈志明，三十二岁": a bare age
+                       r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁?了|岁$))")
 # A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
 # when someone else is named in it, or it opens on a name ("小王对花生过敏，也不吃虾").
 _ZH_OTHERS = re.compile(r"(?<![吉其])(?:他|她|它)|你|您|我的|我们|我(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|"
-                        r"同事|家)|妈妈|爸爸|老公|老婆|儿子|女儿|孩子|朋友|同事|老板|领导|男朋友|女朋友|闺蜜|室友|邻居|大家|别人")
+                        r"同事|家)|妈妈|爸爸|老公|老婆|儿子|女儿|孩子|朋友|同事|老板|领导|男朋友|女朋友|闺蜜|室友|邻居|大家|别人"
+                        r"|先生|太太|爱人|媳妇|丈夫|妻子|前夫|前妻|前任")
 # A clause without a subject opens on a time ("今天刚过完生日"), on "在" ("在重庆待了两年") or on a verb
 # and its aspect ("考了教资"); "主角叫李雷" opens on a subject.
 _ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|终于|现在|目前|"
-                        r"小时候|后来)+|在|[\u4e00-\u9fff][了过着](?![\u4e00-\u9fff]?[了过着])"
+                        r"小时候|后来)+|在|[\u4e00-\u9fff]完|毕业|"
+                        # "膝盖受伤了，…": the speaker's own body, the reason for what follows
+                        r"(?:膝盖|腰|腿|脚|手|胃|身体|头|脖子|肩膀)[\u4e00-\u9fff]{0,3}?(?:受伤|不好|不行|疼|痛)|[\u4e00-\u9fff][了过着](?![\u4e00-\u9fff]?[了过着])"
                         # "钢琴早就不弹了": a thing the speaker no longer does
                         r"|[\u4e00-\u9fff]{1,4}(?:早就|已经|也|都)?不[\u4e00-\u9fff]了$)")
 # A sentence about the user starts with "我" (not "我的…" or "我们…" or "我妈…").
-_ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事)")
+_ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|先生|太太|爱人|媳妇|丈夫|妻子|"
+                      r"男朋友|女朋友|对象|孩子|娃|家|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任)")
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -90,7 +98,7 @@ def clauses(sentence: str) -> list[str]:
     """One sentence as clauses with one subject each; a subjectless clause after one the user is the
     subject of ("…，但是不喜欢香菜", "… but hate country") gets the user back as its subject."""
     if is_chinese(sentence):
-        parts = [without_fillers(p) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
+        parts = [zh_own(without_fillers(p)) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
         parts = [p for p in parts if p]
         out = [with_zh_subject(p) for p in parts[:1]]
         unsaid = bool(out) and bool(_ZH_UNSAID.match(out[0])) and not _ZH_OTHERS.search(sentence)
@@ -129,8 +137,6 @@ _QUESTION = re.compile(r"[?？]\s*$|^" + EN_NOT_ASKED + r"(?:do|does|did|am|is|a
                        r" (?:i|we|you|u|it|there|my)|what|what's|how|where|which|why|who|any (?:tips|ideas|advice|"
                        r"recs|suggestions|recommendations))\b|(?:吗|呢|么)[。！!.]?$|是不是|有没有|会不会|什么|哪里|哪儿|为什么|怎么",
                        re.I)
-_HYPOTHETICAL = re.compile(r"\b(?:if|unless|suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
-                           r"pretend|someday|one day)\b|如果|假如|要是|假设|想象|万一|将来|以后", re.I)
 
 
 def is_hearsay(clause: str) -> bool:
@@ -146,13 +152,12 @@ def said(sentence: str) -> str:
     return statement_part(sentence, is_question(sentence))
 
 
-def is_hypothetical(sentence: str) -> bool:
-    return bool(_HYPOTHETICAL.search(sentence))
-
 
 # -- a change of state: a past state, or one that stopped ---------------------------------------------
 
-_USED_TO = re.compile(r"\bused to\b|以前|曾经|过去|小时候|原来", re.I)
+# "I was living in Dublin when…": a state said in the past tense of its "-ing" is over.
+_USED_TO = re.compile(r"\bused to\b|\b(?:i|we) (?:was|were) (?:living|working|based|studying)\b"
+                      r"|以前|曾经|过去|小时候|原来", re.I)
 _NO_LONGER = re.compile(r"\bno longer\b|\bany ?more\b|\b(?:stopped|quit|gave up|given up) (?:eating|drinking)\b"
                         r"|不再|已经不", re.I)
 # "不弹了" is a stop; "受不了", "吃不了" (cannot) are not.
@@ -191,6 +196,7 @@ def as_affirmation(clause: str) -> str:
     clause = _LEFT_JOB.sub(lambda m: "我在" if m.group(0).startswith("我") else "I work at ", clause)
     clause = re.sub(r"(?<=我在)(.{1,12}?)(?:离职|辞职)了?", r"\1工作", clause)
     clause = re.sub(r"\bused to be\b", "am", clause, flags=re.I)
+    clause = re.sub(r"\b(?:was|were) (?=living|working|based|studying)", "am ", clause, flags=re.I)
     clause = re.sub(r"\bused to\s+", "", clause, flags=re.I)
     clause = re.sub(r"\b(?:do not|don't|dont|does not|doesn't)\s+", "", clause, flags=re.I)
     clause = re.sub(r"\b(am|'m|are|'re|is) not\b", r"\1", clause, flags=re.I)
@@ -208,7 +214,7 @@ _EN_LEAD = re.compile(r"^(?:the|a|an|to|eating|drinking|having|some|all|any|most
 _EN_TRAIL = re.compile(r"\s+(?:a lot|so much|very much|too|as well|anymore|any more|these days|nowadays|lately|now|"
                        r"right now|in general|though|actually|really|the most|most of all|more than anything|"
                        r"last (?:week|month|year)|this (?:week|month|year)|recently|again|at all|honestly|overall|"
-                       r"rn|lol|lmao|first thing(?: in the morning)?|"
+                       r"rn|lol|lmao|first thing(?: in the morning)?|myself|personally|"
                        # "true crime ones": the pro-form stands for a noun said before ("podcasts")
                        r"ones|"
                        r"haha+|tbh|ngl|btw|fyi|imo|"
@@ -236,7 +242,8 @@ def clean_object(value: str) -> str:
     if is_chinese(value):
         for _ in range(3):
             value = _ZH_TRAIL.sub("", value).strip()
-        return "" if _ZH_REJECT.match(value) else value
+        # "但又特别爱吃": a verb alone is no thing liked
+        return "" if _ZH_REJECT.match(value) or value in ("吃", "喝", "玩", "看", "听", "去", "做", "学") else value
     if _EN_IDIOM.match(value):
         return ""
     for _ in range(3):

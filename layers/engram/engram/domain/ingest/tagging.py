@@ -13,6 +13,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
+from ..extraction.discourse import META_IF
 from ..model import Extraction
 from .relative_time import resolve_relative_time
 
@@ -21,7 +22,7 @@ TENTATIVE_TAG = "tentative"
 RESOLVED_TAG, UNRESOLVED_TAG = "time_resolved", "time_unresolved"
 
 _TENTATIVE_EN = re.compile(
-    r"\b(maybe|perhaps|might|if|suppose|supposing|hypothetically|possibly|probably|not sure|thinking about)\b",
+    r"\b(maybe|perhaps|might|if|(?<!\bi )suppose|supposing|hypothetically|possibly|probably|not sure|thinking about)\b",
     re.IGNORECASE,
 )
 _TENTATIVE_ZH = re.compile(r"可能|如果|假设|假如|也许|或许|大概|说不定|要是")
@@ -32,6 +33,8 @@ _STATEMENT_END = re.compile(r"[.!?;。！？；\n]+\s*|\s+(?=\d{1,2}[.)]\s)")
 
 
 def _hedged(sentence: str) -> bool:
+    # "if that matters", "if I'm honest": an "if" about the conversation doubts nothing
+    sentence = META_IF.sub("", sentence)
     return bool(_TENTATIVE_EN.search(sentence) or _TENTATIVE_ZH.search(sentence))
 
 
@@ -45,13 +48,32 @@ def is_tentative(text: str) -> bool:
     return hedged > 0 and hedged * 2 >= len(statements)
 
 
+# Where a clause ends inside a statement: a hedge doubts the clause it is in ("I speak Vietnamese at
+# home, so I'm wondering if…" doubts the wondering, not the Vietnamese).
+_CLAUSE_END = re.compile(r"[,;:，；：]\s*|\s+(?:and|but|so|because|though)\s+", re.IGNORECASE)
+
+
+def is_tentative_fact(text: str, obj: str) -> bool:
+    """Whether a fact is said in doubt: every clause that names its object hedges. A fact whose
+    object the turn does not name word for word ("diabetic" -> diabetes) is judged as the turn is."""
+    clauses = [c for s in _STATEMENT_END.split(text) for c in _CLAUSE_END.split(s)]
+    # "vegan diet" is said as "vegan": the object's first word finds its clause when the whole does not
+    holding = [c for c in clauses if obj.lower() in c.lower()] or [
+        c for c in clauses if obj.split()[0].lower() in c.lower()]
+    if not holding:
+        return is_tentative(text)
+    return all(_hedged(c) for c in holding)
+
+
 def cleanse(extraction: Extraction, text: str, sent_at: datetime, hedges_doubt: bool = True) -> Extraction:
     """Tag tentative statements and resolve relative times of one extraction. ``hedges_doubt``:
     whether "maybe", "if" make it tentative; the assistant's "you might try..." is what it said,
     not a doubt about the user."""
     tags = list(extraction.tags)
     weight, confidence = extraction.weight, extraction.confidence
-    if hedges_doubt and is_tentative(text):
+    doubted = is_tentative_fact(text, extraction.object) if extraction.is_fact and extraction.object \
+        else is_tentative(text)
+    if hedges_doubt and doubted:
         tags.append(TENTATIVE_TAG)
         weight = TENTATIVE_WEIGHT
         confidence = min(confidence, TENTATIVE_WEIGHT)
