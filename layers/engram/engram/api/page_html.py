@@ -38,37 +38,47 @@ CSS_HASH = "sha256-" + base64.b64encode(hashlib.sha256(CSS.encode()).digest()).d
 CONTENT_SECURITY_POLICY = (f"default-src 'none'; style-src '{CSS_HASH}'; img-src 'none'; form-action 'self'; "
                            "frame-ancestors 'none'; base-uri 'none'")
 
-LABELS = {
-    "en": {
-        "title": "What your assistant remembers about you",
-        "intro": "This page lists what is believed about you. You can correct or delete any item, and "
-                 "download everything that is kept. This link works until {expires}.",
-        "believed": "What is believed", "none": "Nothing is believed about you yet.",
-        "confidence": "Confidence", "needs_confirmation": "needs confirmation", "source": "Source",
-        "since": "Since", "from": "From what was said", "no_messages": "(the words are no longer kept)",
-        "correct_label": "Correct it to", "save": "Save correction", "confirm": "Yes, this is right",
-        "delete": "Delete…", "delete_confirm": "Delete this memory", "your_data": "Your data",
-        "export": "Download everything (JSON)", "export_ready": "Your export is ready",
-        "export_link": "Download the export", "corrected": "Your correction is saved.",
-        "deleted": "The memory is deleted.", "other_lang": "中文", "you": "you", "assistant": "assistant",
-        "sources": {"user": "you said it", "rule": "read from what you said", "llm": "inferred by a model",
-                    "system": "another system", "human": "corrected by a person"},
-    },
-    "zh": {
-        "title": "你的助手记得关于你的什么",
-        "intro": "本页列出关于你的已知信息。你可以更正或删除任何一项，并下载保存的全部数据。此链接有效期至 {expires}。",
-        "believed": "已知信息", "none": "目前还没有关于你的信息。",
-        "confidence": "可信度", "needs_confirmation": "需要确认", "source": "来源",
-        "since": "起始时间", "from": "出自以下对话", "no_messages": "（原话已不再保存）",
-        "correct_label": "更正为", "save": "保存更正", "confirm": "是的，这是对的",
-        "delete": "删除…", "delete_confirm": "删除这条记忆", "your_data": "你的数据",
-        "export": "下载全部数据（JSON）", "export_ready": "导出已准备好",
-        "export_link": "下载导出文件", "corrected": "更正已保存。",
-        "deleted": "该记忆已删除。", "other_lang": "English", "you": "你", "assistant": "助手",
-        "sources": {"user": "你亲口说的", "rule": "从你的话中读取", "llm": "由模型推断",
-                    "system": "其他系统", "human": "由人工更正"},
-    },
+# Each label in both languages side by side (English, Chinese), so a label is never added to one only.
+_TEXTS = {
+    "title": ("What your assistant remembers about you", "你的助手记得关于你的什么"),
+    "intro": ("This page lists what is believed about you. You can correct or delete any item, and download "
+              "everything that is kept. This link works until {expires}.",
+              "本页列出关于你的已知信息。你可以更正或删除任何一项，并下载保存的全部数据。此链接有效期至 {expires}。"),
+    "believed": ("What is believed", "已知信息"),
+    "none": ("Nothing is believed about you yet.", "目前还没有关于你的信息。"),
+    "confidence": ("Confidence", "可信度"),
+    "needs_confirmation": ("needs confirmation", "需要确认"),
+    "source": ("Source", "来源"),
+    "since": ("Since", "起始时间"),
+    "from": ("From what was said", "出自以下对话"),
+    "no_messages": ("(the words are no longer kept)", "（原话已不再保存）"),
+    "correct_label": ("Correct it to", "更正为"),
+    "save": ("Save correction", "保存更正"),
+    "confirm": ("Yes, this is right", "是的，这是对的"),
+    "delete": ("Delete…", "删除…"),
+    "delete_confirm": ("Delete this memory", "删除这条记忆"),
+    "your_data": ("Your data", "你的数据"),
+    "export": ("Download everything (JSON)", "下载全部数据（JSON）"),
+    "export_ready": ("Your export is ready", "导出已准备好"),
+    "export_link": ("Download the export", "下载导出文件"),
+    "corrected": ("Your correction is saved.", "更正已保存。"),
+    "deleted": ("The memory is deleted.", "该记忆已删除。"),
+    "other_lang": ("中文", "English"),
+    "you": ("you", "你"),
+    "assistant": ("assistant", "助手"),
 }
+_SOURCES = {
+    "user": ("you said it", "你亲口说的"),
+    "rule": ("read from what you said", "从你的话中读取"),
+    "llm": ("inferred by a model", "由模型推断"),
+    "system": ("another system", "其他系统"),
+    "human": ("corrected by a person", "由人工更正"),
+}
+LABELS = {lang: {**{key: texts[i] for key, texts in _TEXTS.items()},
+                  "sources": {key: texts[i] for key, texts in _SOURCES.items()}}
+          for i, lang in enumerate(("en", "zh"))}
+
+
 PREDICATES_ZH = {
     "has_name": "名字", "has_age": "年龄", "has_preference": "喜欢", "dislikes": "不喜欢", "allergic_to": "过敏",
     "has_condition": "健康状况", "has_child": "孩子", "has_parent": "父母", "has_spouse": "配偶",
