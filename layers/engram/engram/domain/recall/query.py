@@ -11,6 +11,7 @@ from ..ingest.relative_time import resolve_relative_time
 from ..limits import MAX_ALIAS_CHARS, MAX_ALIASES
 from ..model import Predicate
 from .cues import asks_what_assistant_said, is_memory_question, names_in, topic_of
+from .dates import named_window
 
 _TEMPORAL = re.compile(
     r"\b(?:when|what (?:time|day|date|year|month)|how long ago|since when|last time|recently|yesterday|"
@@ -187,7 +188,7 @@ def _plain(term: str) -> str:
 
 def analyse(query: str, now: datetime) -> QueryIntent:
     when, _ = resolve_relative_time(query, now)
-    window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else None
+    window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else named_window(query, now)
     topic = topic_of(query)
     overview = bool(_OVERVIEW.search(query.strip()))
     # The cue is no hint: "what did I tell you" is not about age ("told").

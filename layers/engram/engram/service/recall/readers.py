@@ -305,7 +305,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         score = scores.get(event_id, 0.0)
         when = _parse(doc.get("occurred_at") or doc["ts"])
         # Time shapes the order among relevant events; it never lifts an irrelevant one.
-        if intent.window and intent.window[0] <= when <= intent.window[1]:
+        in_window = bool(intent.window) and intent.window[0] <= when <= intent.window[1]
+        if in_window:
             score *= 1 + recipe.window_boost
         if intent.recency:
             score *= 1 + recipe.recency_weight / (1 + by_recency.index(event_id))
@@ -317,6 +318,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             score *= COLD_TIER_FACTOR
         # An answer found through its request is as relevant as the request.
         relevance = max(relevances[event_id], relevances[answers.get(event_id, event_id)])
+        if in_window:
+            # Said on the day the question names: the time is evidence it is the one asked about,
+            # as a shared word is (a multiple, so an unrelated event of that day stays irrelevant).
+            relevance = min(1.0, relevance * (1 + recipe.window_boost))
         # Across scripts cosines spread too little for a floor to tell noise from an answer: the
         # order still does, and the guard still reads the relevance.
         if relevance < recipe.relevance_floor and not other_script:
