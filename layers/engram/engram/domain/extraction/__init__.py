@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from ..profile.beliefs import ENDED_TAG, FOOD_TAG
-from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_passing, rules_zh
+from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_open, rules_en_passing, rules_zh
 from .discourse import (
     as_found,
     as_profile,
@@ -83,7 +83,8 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
-_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
+_EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
+             + rules_en_open.RULES)
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 

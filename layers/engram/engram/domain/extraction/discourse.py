@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .speech import UPPER
+from .speech import UPPER, with_subject
 
 # -- asides ------------------------------------------------------------------------------------------
 
@@ -234,5 +234,9 @@ def as_profile(sentence: str) -> str:
         elif re.match(r"(?:i|i'm|i've|my|we)\b", part, re.I):
             out.append(part)
         else:
-            out.append(("I'm " if _EN_SAID_AS_STATE.match(part) else "I'm a ") + part)
+            # a fragment that dropped its verb's "I" gets it back as any clause does ("allergic to latex");
+            # a bare noun phrase is what the user is ("data analyst at Booking.com")
+            # ("retired nurse" is the latter: the participle qualifies the job)
+            restored = part if re.match(r"retired \w+$", part, re.I) else with_subject(part, True, True)
+            out.append(restored if restored != part else ("I'm " if _EN_SAID_AS_STATE.match(part) else "I'm a ") + part)
     return ("，" if chinese else ", ").join(out)

@@ -72,6 +72,10 @@ RULES: list[Rule] = [
                     r"|about |around |roughly |just over )?"
                     r"(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a few|"
                     r"several|many) years|years|ages|decades)|since)\b"), P.LIVES_IN),
+    # "I've been living in Toronto for six years now": a home that goes on to today
+    Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have) (?i:been) (?i:living|based) (?i:in) " + PLACE
+                    + r"(?! (?i:until|till|temporarily|for (?:now|a (?:few|couple)|the (?:week|weekend|summer))))"),
+         P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:got|bought|found|rented) (?i:my|our|a) (?i:own|first)"
                     r"(?i: new| little| tiny)? (?i:place|house|home|apartment|flat|condo|studio) (?i:in) " + PLACE),
          P.LIVES_IN),

@@ -38,7 +38,9 @@ LETTER = "[" + _ranges(str.isalpha) + "'’-]"
 _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|so|well|honestly|btw|by the way|"
                r"fyi|tbh|ngl|imo|anyway|anyways|yeah|yep|yup|lately|update|big news|news|quick update|fun fact|"
                r"guess what|weird thing|funny thing|sadly|unfortunately|luckily|wow|omg|welp|alright|and|also|"
-               r"plus|side note|just so you know|for context|context")
+               r"plus|side note|just so you know|for context|context|not going to lie|to be honest|real talk|"
+               # "guess who just got hired": the one to guess is the writer
+               r"guess who")
 _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
@@ -61,7 +63,10 @@ def without_fillers(clause: str) -> str:
 # request ("any tips?", "ideas for a party?", "help me outline it?").
 # "was diagnosed with…", "did my degree at…": a statement that dropped its "I", not a question.
 EN_NOT_ASKED = (r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did (?:my|a|an|that|this|some)\b|been\b"
-                r"|(?:has|have|had) to\b)")
+                r"|(?:has|have|had) to\b"
+                # "can't stand jazz", "don't like olives": a taste that dropped its "I"
+                r"|(?:can't|cannot) (?:stand|get enough|live without|eat|drink|have)\b"
+                r"|(?:don't|do not) (?:like|eat|drink)\b)")
 _EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?" + EN_NOT_ASKED
                       + r"(?:do|does|did|am|is|are|can|could|would|"
                       r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
@@ -112,18 +117,21 @@ EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
               r"gave away|got rid of|"
               r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
-              r"transferred)"
+              r"transferred|got hired|can't stand|cannot stand|can't get enough of|can't live without|"
+              r"hate|love|adore|(?:really )?(?:don't|do not) like)"
               r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
+              r"originally from|married to|engaged to|"
               r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z])))"
               r")\b")
 _EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
 # What a dropped subject was, by the word it left: "been …" is "I've been …", "born …" "I was born".
 _EN_RESTORED = (("been", "I've "), ("born", "I was "), ("allergic", "I'm "), ("terrified", "I'm "), ("scared", "I'm "),
                 ("afraid", "I'm "), ("obsessed", "I'm "), ("bilingual", "I'm "), ("fluent", "I'm "), ("from", "I'm "),
-                ("in", "I'm "), ("now in", "I'm "), ("starting", "I'm "))
+                ("in", "I'm "), ("now in", "I'm "), ("starting", "I'm "), ("originally", "I'm "),
+                ("married", "I'm "), ("engaged", "I'm "))
 # A bare age said after the user's own clause: "Niamh here, 27, from Cork".
 _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?)"
                           r"(?=\s*(?:,|$))", re.I)

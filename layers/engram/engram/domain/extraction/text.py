@@ -26,7 +26,9 @@ from .speech import (
 # "简单说一下我的情况：我叫…"), not a list ("my hobbies: knitting, chess").
 SENTENCES = re.compile(r"(?:(?<=[.!?。！？；;\n])|(?<=[:：])(?=\s*(?:我|(?:[Ii]|[Ii]'m|[Ii]'ve|[Mm]y|[Ww]e)\b)))"
                        r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
-                       r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)\s*")
+                       r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)"
+                       # a dot inside a word ("Booking.com", "3.5") ends no sentence
+                       r"(?!(?<=\.)[a-z0-9])\s*")
 _EN_SUBJECT = r"(?:i|i'm|i've|i'd|we|we're|we've|my)\b"
 _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus |btw |fyi |tbh |also |oh |ok |"
                        r"honestly |anyway )?"

@@ -1,0 +1,108 @@
+"""Open-class English objects: an occupation known by how its word is made ("bookkeeper",
+"glazier", "sommelier", "locksmith") rather than by a list, a job named after "work as" whatever it
+is, and an activity the user keeps up however it is called ("I've been bouldering twice a week")."""
+
+from __future__ import annotations
+
+import re
+
+from ..model import Predicate as P
+from .rules import Rule
+from .rules_en import ADV, PLACE
+from .rules_en_life import ORG, WORKPLACE, _employer
+from .rules_en_passing import BY_WORK, _place
+
+# A person by what they do: the endings English makes agent nouns with.
+_AGENT = r"[a-z]{2,20}(?:er|or|ist|ian|ant|man|woman|smith|wright|eur|ier|eer)"
+# A modifier of the job: "pastry", "UX", "part-time", "freelance" (two at most).
+_MODIFIER = r"(?:[A-Za-z][A-Za-z-]{0,20} ){0,2}?"
+OPEN_JOB = "(" + _MODIFIER + _AGENT + r")(?:s)?"
+# Where a job named by "I'm a …" ends: a place, an employer, a clause, the end.
+_AFTER = (r"(?=\s*$|\s*[.,;!?:)]| (?:at|in|for|with|on|and|but|who|by|from|so|since|based|here|now|myself|"
+          r"too|as well|by trade|by profession)\b)")
+# Agent nouns that say who the user is, not what they do for a living.
+_NOT_JOBS = set(
+    "mother father brother sister daughter grandmother grandfather stepmother stepfather partner member user "
+    "beginner newcomer foreigner stranger winner loser fighter survivor follower supporter customer subscriber "
+    "viewer listener reader eater drinker smoker sleeper thinker overthinker worrier believer learner talker "
+    "lover fan sucker pleaser people-pleaser go-getter doer dreamer planner spender saver leader homeowner "
+    "renter tenant commuter immigrant migrant emigrant vegetarian christian libertarian humanitarian contrarian "
+    "optimist pessimist realist idealist perfectionist minimalist feminist activist atheist buddhist baptist "
+    "socialist capitalist nationalist narcissist purist tourist motorist finalist procrastinator senior junior "
+    "minor bachelor neighbor neighbour ancestor warrior traveller traveler gamer runner swimmer climber hiker "
+    "biker skier snowboarder surfer golfer knitter birder skater jogger cyclist camper backpacker crafter "
+    "quilter collector hobbyist enthusiast man woman gentleman human german number monster disaster character "
+    "quarter corner dinner summer winter computer answer matter letter order error mirror owner dog-owner "
+    "participant applicant descendant dependant peasant giant elephant veteran other another whisperer "
+    "romantic introvert extrovert ambivert otter hamster lobster sober".split())
+# Said of a habit or a fondness, not of a living: "a big eater", "a keen gardener", "an avid reader".
+_NOT_JOB_MODIFIERS = set(
+    "big huge massive total complete real proper serious heavy light picky fussy fast slow quick early late "
+    "night morning good bad great terrible awful natural born hopeless recovering former ex retired aspiring "
+    "would-be wannabe first-time proud lifelong die-hard diehard self-confessed self-proclaimed keen avid "
+    "passionate amateur hobby weekend casual social people single stay-at-home only middle youngest oldest "
+    "eldest twin little older younger bit kind sort".split())
+
+
+# The same, as a guard read before the job: an employer or a town is read only after a job.
+_NOT_A_JOB = ("(?!(?i:" + "|".join(sorted(_NOT_JOB_MODIFIERS)) + r") |(?:[A-Za-z-]+ ){0,2}?(?i:"
+              + "|".join(sorted(_NOT_JOBS)) + r")s?\b)")
+
+
+def open_job(value: str) -> str | None:
+    """An agent noun as an occupation, or ``None`` when it says who the user is rather than what
+    they do ("a people pleaser", "a keen gardener", "a mother")."""
+    words = value.lower().split()
+    if not words or words[-1] in _NOT_JOBS or _NOT_JOB_MODIFIERS & set(words[:-1]):
+        return None
+    return value
+
+
+_IM = r"\b(?i:i'm|i am)(?i: " + ADV + r")?"
+_ARTICLE = r"(?i:an?) " + _NOT_A_JOB
+# "I work as a lifeguard", "I've been working as a dog groomer": the job is whatever follows "as".
+_AS_WORK = (r"\b(?i:i|i'm|i am|i've been|i have been)(?i: " + ADV + r")? (?i:work|working|employed|hired|started|"
+            r"start|starting|got a job|took a job|have a job|landed a job|freelance|freelancing) (?i:as) ")
+_NOUN_PHRASE = r"((?:[A-Za-z][A-Za-z-]{0,20} ){0,2}?[a-z][a-z-]{2,20})"
+_AS_END = (r"(?=\s*$|\s*[.,;!?:)]| (?:at|in|for|with|on|and|but|since|this|last|so|because|now|these|for|"
+           # where or when the work is done, not part of its name
+           r"downtown|remotely|full-time|part-time|nights|days|weekends|abroad|online|locally|overseas|here|there|"
+           r"again|too|now|from|during|until|while|after|before|to)\b)")
+# "being a nurse at Kaiser, I …": said of the user at the start of a sentence (not "being a doctor
+# must be hard", which wonders).
+_BEING = r"^(?i:being) " + _ARTICLE
+
+# An activity kept up, known by how often it is done, whatever it is called: "I've been bouldering three
+# times a week", "I go paddleboarding every weekend" (not a chore or a state: "I've been working
+# nights", "I've been sleeping badly").
+_GERUND = r"([a-z]{3,20}ing)"
+_OFTEN = (r"(?i:(?:once|twice|\w+ times|a (?:few|couple of) times) (?:a|per|every) (?:week|month|day)|every (?:single )?"
+          r"(?:day|morning|evening|night|week|weekend|saturday|sunday)|most (?:days|mornings|evenings|weekends)|"
+          r"on (?:the )?weekends|regularly|religiously|daily|weekly)")
+_NOT_PASTIMES = set(
+    "working living sleeping waiting struggling feeling trying thinking studying crying worrying stressing "
+    "drinking smoking eating commuting coughing sneezing vomiting dieting fasting procrastinating freelancing "
+    "teaching having getting dealing going doing being taking using looking planning saving wondering meaning "
+    "seeing talking shopping cleaning cooking calling texting messaging checking paying driving babysitting "
+    "studying revising interviewing applying napping bleeding throwing".split())
+
+
+def _pastime(value: str) -> str | None:
+    return None if value.lower() in _NOT_PASTIMES else value.lower()
+
+
+RULES: list[Rule] = [
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) " + _GERUND + r" " + _OFTEN), P.HAS_HOBBY, value=_pastime),
+    Rule(re.compile(r"\b(?i:i) (?i:" + ADV + r")?(?i:go) " + _GERUND + r" " + _OFTEN), P.HAS_HOBBY, value=_pastime),
+    Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + _AFTER), P.WORKS_AS, value=open_job),
+    Rule(re.compile(_AS_WORK + _ARTICLE + _NOUN_PHRASE + _AS_END), P.WORKS_AS, value=open_job),
+    Rule(re.compile(_AS_WORK + _ARTICLE + _NOUN_PHRASE + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
+    Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
+    Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
+    Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2, value=_place,
+         tags=(BY_WORK,)),
+    Rule(re.compile(_BEING + OPEN_JOB + _AFTER + r"(?!.*\b(?:must|would|might|sounds|seems|looks)\b)"), P.WORKS_AS,
+         value=open_job),
+    Rule(re.compile(_BEING + OPEN_JOB + r" (?i:at|for|with) " + ORG + r"(?!.*\b(?:must|would|might|sounds|seems)\b)"),
+         P.WORKS_AT, 2, value=_employer),
+]
