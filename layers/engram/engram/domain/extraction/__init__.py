@@ -24,7 +24,16 @@ from collections.abc import Sequence
 
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from ..profile.beliefs import ENDED_TAG, FOOD_TAG
-from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_open, rules_en_passing, rules_zh
+from . import (
+    rules_change,
+    rules_en,
+    rules_en_chat,
+    rules_en_life,
+    rules_en_open,
+    rules_en_passing,
+    rules_zh,
+    rules_zh_open,
+)
 from .discourse import (
     as_found,
     as_profile,
@@ -85,6 +94,7 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
              + rules_en_open.RULES)
+_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -113,7 +123,7 @@ def _read(clause: str) -> list[Found]:
     """One clause's facts. A change of state is first read as the negation it may be ("I don't
     like coffee any more" is a current dislike); failing that, as the state it ends."""
     chinese = is_chinese(clause)
-    rules = rules_zh.RULES if chinese else _EN_RULES
+    rules = _ZH_RULES if chinese else _EN_RULES
     # An ending said as news ("I stopped running", "钢琴早就不弹了") ends what it names.
     ended = [(p, o, True, t) for p, o, t in read_clause(clause, rules_change.RULES_ZH if chinese else
                                                         rules_change.RULES_EN)]
@@ -175,7 +185,7 @@ def _denied(clause: str, previous: Sequence[Extraction]) -> list[Found]:
     if not _DENIED.search(clause):
         return []
     earlier = {(f.predicate, (f.object or "").lower()) for f in previous if f.is_fact and "ended" not in f.tags}
-    rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
+    rules = _ZH_RULES if is_chinese(clause) else _EN_RULES
     return [(p, o, True, ()) for p, o, _ in read_clause(as_affirmation(clause), rules) if (p, o.lower()) in earlier]
 
 

@@ -76,7 +76,8 @@ _BEING = r"^(?i:being) " + _ARTICLE
 # times a week", "I go paddleboarding every weekend" (not a chore or a state: "I've been working
 # nights", "I've been sleeping badly").
 _GERUND = r"([a-z]{3,20}ing)"
-_OFTEN = (r"(?i:(?:once|twice|\w+ times|a (?:few|couple of) times) (?:a|per|every) (?:week|month|day)|every (?:single )?"
+_OFTEN = (r"(?i:(?:once|twice|\w+ times|a (?:few|couple of) times) (?:a|per|every) (?:week|month|day)|"
+          r"every (?:single )?"
           r"(?:day|morning|evening|night|week|weekend|saturday|sunday)|most (?:days|mornings|evenings|weekends)|"
           r"on (?:the )?weekends|regularly|religiously|daily|weekly)")
 _NOT_PASTIMES = set(
