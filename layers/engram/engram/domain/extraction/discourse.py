@@ -217,7 +217,7 @@ def as_found(clause: str) -> str | None:
 # "Bit of context: retired teacher, 67, living in Perth", "背景：32岁，坐标杭州，互联网运营": each
 # fragment after the header is said of the user.
 _HEADER = re.compile(r"^(?:(?:a )?(?:bit of |some |quick |brief )?(?:context|background|about me|intro|info about me)"
-                     r"|背景|简单介绍|个人情况|我的情况|基本情况)\s*[:：]\s*", re.I)
+                     r"|背景|简单介绍(?:一?下)?(?:自己|我自己)?|自我介绍|个人情况|我的情况|基本情况)\s*[:：]\s*", re.I)
 _EN_SAID_AS_STATE = re.compile(r"^(?:\d|(?:living|working|based|from|in|single|married|divorced|widowed|recently|"
                                r"originally|currently|now|also|still)\b)", re.I)
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
-from .rules import Rule
-from .rules_en import ADV, PLACE
+from .rules import Rule, singular_kind
+from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, PET, PLACE
 from .rules_en_life import ORG, WORKPLACE, _employer
 from .rules_en_passing import BY_WORK, _place
+from .speech import UPPER
 
 # A person by what they do: the endings English makes agent nouns with.
 _AGENT = r"[a-z]{2,20}(?:er|or|ist|ian|ant|man|woman|smith|wright|eur|ier|eer)"
@@ -18,7 +19,7 @@ _AGENT = r"[a-z]{2,20}(?:er|or|ist|ian|ant|man|woman|smith|wright|eur|ier|eer)"
 _MODIFIER = r"(?:[A-Za-z][A-Za-z-]{0,20} ){0,2}?"
 OPEN_JOB = "(" + _MODIFIER + _AGENT + r")(?:s)?"
 # Where a job named by "I'm a …" ends: a place, an employer, a clause, the end.
-_AFTER = (r"(?=\s*$|\s*[.,;!?:)]| (?:at|in|for|with|on|and|but|who|by|from|so|since|based|here|now|myself|"
+_AFTER = (r"(?=\s*$|\s*[.,;!?:)]| (?:at|in|for|with|on|and|but|who|by|from|so|since|based|here|now|myself|near|outside|"
           r"too|as well|by trade|by profession)\b)")
 # Agent nouns that say who the user is, not what they do for a living.
 _NOT_JOBS = set(
@@ -92,7 +93,24 @@ def _pastime(value: str) -> str | None:
     return None if value.lower() in _NOT_PASTIMES else value.lower()
 
 
+# A skill kept up for years: "I've been writing Rust professionally for 5 years", "been coding in Go
+# since 2015" (what is named by a capital: a language, a tool, a framework).
+_YEARS = (r"(?i:for (?:(?:over|about|almost|nearly|around) )?(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|"
+          r"a few|several|many|some) years|for years|for (?:over )?a decade|since (?:19|20)\d\d)")
+_SKILL = r"(" + UPPER + r"[\w+#.-]{0,20})"
+# "procrastination is ruining my life": a trouble said as what it does to the user.
+_RUINS = (r"^([a-z][a-z' -]{2,30}?) (?:is|has been|keeps) (?:really |literally |slowly |totally )?"
+          r"(?:ruining|destroying|wrecking|taking over|killing) my (?:life|sleep|grades|focus|productivity)\b")
+
 RULES: list[Rule] = [
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) (?i:writing|coding in|programming in|developing in|using|"
+                    r"working with|working in|speaking) " + _SKILL
+                    + r"(?i: professionally| daily| every day| at work)? " + _YEARS), P.MASTERS),
+    Rule(re.compile(_RUINS, re.I), P.STRUGGLES_WITH),
+    # "we have a dog and a hamster": each animal of a list, not only the first
+    Rule(re.compile(_HAVE + r"[^.;!?]*?(?:,? (?i:and)|,) " + _PET_COUNT + _PET_LOOKS + PET
+                    + r"(?=$|[.,;!?]| and | who | that | which | at home| since | for )(?!,? (?:named |called )?"
+                    + UPPER + ")"), P.HAS_PET, value=singular_kind),
     Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) " + _GERUND + r" " + _OFTEN), P.HAS_HOBBY, value=_pastime),
     Rule(re.compile(r"\b(?i:i) (?i:" + ADV + r")?(?i:go) " + _GERUND + r" " + _OFTEN), P.HAS_HOBBY, value=_pastime),
     Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + _AFTER), P.WORKS_AS, value=open_job),

@@ -51,6 +51,14 @@ _FULL_NAME = r"(" + _SURNAME + r"[\u4e00-\u9fff]{1,2}?|[A-Za-z]{2,20})"
 _LIST_HEAD = re.compile(r"^(?:还有|以及|和|跟|外加|再就是)")
 
 
+# "开出租车", "跑滴滴": a vehicle driven for a living names the driver.
+_VEHICLE = r"(出租车|出租|滴滴|网约车|货车|大货车|大车|卡车|公交车|公交|校车|救护车)"
+
+
+def _driver(value: str) -> str:
+    return {"出租": "出租车", "公交": "公交车", "大车": "货车"}.get(value, value) + "司机"
+
+
 def _hobby(value: str) -> str | None:
     value = _LIST_HEAD.sub("", value)
     return _activity(value) if value else None
@@ -87,6 +95,8 @@ RULES: list[Rule] = [
     # "自从得了胃炎就…": an illness said as the reason for what follows
     Rule(re.compile(r"(?:^|我)(?:自从|自打|因为)(?:去年|前年|上个?月)?(?:得了|患了|患上了?|查出了?)("
                     + CONDITIONS + r")"), P.HAS_CONDITION),
+    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:开|跑)" + _VEHICLE + r"(?:的)?" + END), P.WORKS_AS,
+         value=_driver),
     # "在郑州开出租车", "在成都教书": a city worked in by any trade is where the user lives
     Rule(re.compile(r"我" + ADV + r"在" + _PLACE + r"(?:开|跑|教|卖|摆|送|带)(?=[\u4e00-\u9fff])"), P.LIVES_IN),
 ]

@@ -117,7 +117,7 @@ EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
               r"gave away|got rid of|"
               r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
-              r"transferred|got hired|can't stand|cannot stand|can't get enough of|can't live without|"
+              r"transferred|adopted|rescued|got hired|can't stand|cannot stand|can't get enough of|can't live without|"
               r"hate|love|adore|(?:really )?(?:don't|do not) like)"
               r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
@@ -141,6 +141,12 @@ _EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello
                              + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here(?:$|,)", re.I)
 
 
+# "wife's name is Mei", "hubby and I…": a chat drops "my" before the user's kin; "being asthmatic, is…"
+# drops "I'm" before what the user is.
+_KIN_DROPPED = re.compile(r"^(?:((?:wife|husband|hubby|wifey|partner|boyfriend|girlfriend|son|daughter|mum|mom|dad|"
+                          r"brother|sister|bf|gf)(?:'s (?:name|birthday)\b| and i\b))|being (?=[a-z]+$))", re.I)
+
+
 def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
     """"I" put back before a verb that dropped it, at the start of a sentence or after a clause of
     the user's ("I went to Duke for undergrad, majored in economics"); after a clause about someone
@@ -149,6 +155,11 @@ def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
         return part
     if after_user and _BARE_NUMBER.match(part):
         return "I'm " + part
+    # "I'm Priyanka, 31, a pharmacist in Leicester": a noun phrase after the user's clause is what they are
+    if after_user and re.match(r"an? [a-z]", part):
+        return "I'm " + part
+    if sentence_start and (kin := _KIN_DROPPED.match(part)):
+        return "my " + part if kin.group(1) else "I'm " + part[len("being "):]
     match = _EN_DROPPED.match(part)
     if match is None:
         return part
