@@ -35,14 +35,24 @@ _NOT_JOBS = set(
     "quilter collector hobbyist enthusiast man woman gentleman human german number monster disaster character "
     "quarter corner dinner summer winter computer answer matter letter order error mirror owner dog-owner "
     "participant applicant descendant dependant peasant giant elephant veteran other another whisperer "
-    "romantic introvert extrovert ambivert otter hamster lobster sober".split())
+    "romantic introvert extrovert ambivert otter hamster lobster sober voter taxpayer wanderer hoarder sinner "
+    "volunteer snorer texter multitasker overachiever underachiever achiever striver loner joiner quitter "
+    "starter finisher shopper borrower debtor donor visitor passenger resident citizen patient client "
+    "dependent adolescent parent grandparent foster-parent caretaker-of worshipper prayer sceptic skeptic "
+    "cynic theorist conspiracy-theorist hypochondriac insomniac alcoholic addict survivor-of outsider insider "
+    "daydreamer sleepwalker bedwetter nail-biter chatterbox complainer procrastinator chocoholic workaholic "
+    "newbie noob amateur pro spectator admirer observer learner-driver "
+    # what "I started as a …" / "I work as a …" may name that is no job
+    "kid child teen teenager baby boy girl adult youngster team group family unit pair duo hobby joke favour "
+    "favor side-hustle way result whole one thing volunteer favourite favorite".split())
 # Said of a habit or a fondness, not of a living: "a big eater", "a keen gardener", "an avid reader".
 _NOT_JOB_MODIFIERS = set(
     "big huge massive total complete real proper serious heavy light picky fussy fast slow quick early late "
     "night morning good bad great terrible awful natural born hopeless recovering former ex retired aspiring "
     "would-be wannabe first-time proud lifelong die-hard diehard self-confessed self-proclaimed keen avid "
     "passionate amateur hobby weekend casual social people single stay-at-home only middle youngest oldest "
-    "eldest twin little older younger bit kind sort".split())
+    "eldest twin little older younger bit kind sort careful nervous confident anxious decent competent poor "
+    "strong weak registered frequent regular occasional compulsive chronic habitual notorious".split())
 
 
 # The same, as a guard read before the job: an employer or a town is read only after a job.

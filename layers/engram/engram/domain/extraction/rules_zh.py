@@ -133,9 +133,14 @@ def _pet_name(value: str) -> str | None:
 _BACK_HOME = r"我(?:们)?" + ADV + r"回(?:到)?了?(?:老家|家乡)" + _WHERE + r"(?:了|(?=$|[，。！!.]))"
 
 
+_TRADE_ENDINGS = ("师", "员", "工", "医", "官", "匠", "家", "手", "者", "长", "司机")
+
+
 def _person(value: str) -> str | None:
-    """"我妈妈是广东人" says where she is from, not who she is."""
-    return None if value.endswith("人") else value
+    """"我妈妈是广东人" says where she is from, not who she is; "我弟弟是水管工" what he does (a trade's
+    ending with no surname before it: "王老师" is a person)."""
+    trade = value.endswith(_TRADE_ENDINGS) and value[0] not in _SURNAMES
+    return None if value.endswith("人") or trade else value
 
 
 def _origin(value: str) -> str | None:
