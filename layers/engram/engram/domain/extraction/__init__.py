@@ -214,6 +214,19 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
     return found
 
 
+def _full_names(found: list[Found]) -> list[Found]:
+    """"My name is Nguyễn Thị Lan but call me Lan": a short name said beside the full one it is part
+    of (a word of it, or the start of one: "Rob" of "Robert Hale") does not replace it."""
+    names = [o for p, o, e, _ in found if p is Predicate.HAS_NAME and not e]
+
+    def part_of(short: str, full: str) -> bool:
+        return len(full.split()) > len(short.split()) and len(short.split()) == 1 and any(
+            word.lower().startswith(short.lower()) for word in full.split())
+
+    return [f for f in found if not (f[0] is Predicate.HAS_NAME and not f[2]
+                                     and any(part_of(f[1], other) for other in names))]
+
+
 def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extraction]:
     """Facts about the user in one of the user's turns; none from the assistant or hearsay.
     ``previous``: the facts of the user's earlier turns in the batch, which a correction refers to."""
@@ -258,6 +271,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
     if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
         found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]
+    found = _full_names(found)
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)

@@ -168,7 +168,7 @@ _ANTECEDENT = re.compile(r"\b(?:with|without|no|any|of|about|has|have|got|own|lo
                          r"|\b(?:no|without)\s+(?!(?:way|idea|problem|worries|thanks|one|thing|time|longer|more|matter|"
                          r"rush|offense|offence|joke|doubt)\b)([a-z]{3,})\b", re.I)
 _REFERRING = re.compile(r"\b(?:allergic to|can't stand|cannot stand|hate|can't eat|don't eat|can't have|scared of|"
-                        r"afraid of|terrified of|love|adore) (them|those)\b"
+                        r"afraid of|terrified of|love|adore|don't like|do not like|dislike|detest) (them|those)\b"
                         r"|\ballergic\b(?! to)()(?=\s*(?:$|[.!,;]|lol\b))", re.I)
 # People are not what a taste or an allergy is of ("out with friends, I love them").
 _PEOPLE = re.compile(r"\b(?:friends|kids|children|parents|colleagues|people|guys|folks|others|boys|girls|"

@@ -112,7 +112,20 @@ _SKILL = r"(" + UPPER + r"[\w+#.-]{0,20})"
 _RUINS = (r"^([a-z][a-z' -]{2,30}?) (?:is|has been|keeps) (?:really |literally |slowly |totally )?"
           r"(?:ruining|destroying|wrecking|taking over|killing) my (?:life|sleep|grades|focus|productivity)\b")
 
+# "pineapple on pizza slaps", "Radiohead is elite": a taste said in the slang of praise.
+_PRAISED = (r"^(?!(?:this|that|it|he|she|they|everything|nothing|which|what|who|your|his|her|their|there)\b)"
+            r"((?:[\w'-]+ ){0,4}?[\w'-]+) (?:honestly |really |absolutely |lowkey |just |still |always )?"
+            r"(?:slaps|slap|hits different|(?:is|are) (?:so |actually )?(?:elite|goated|underrated|top tier|"
+            r"peak|my jam|life)|never misses)\b")
+# "3rd year at McGill doing psych": a student's year, school and subject.
+_YEAR_OF = (r"^(?i:(?:i'm |i am )?(?:in )?(?:my )?(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last) year "
+            r"(?:at|of) )")
+_FIELD = r"([a-z][a-z &-]{1,30}?)(?=\s*(?:$|[,.;!?])| at | and | but | so )"
+
 RULES: list[Rule] = [
+    Rule(re.compile(_PRAISED, re.I), P.HAS_PREFERENCE),
+    Rule(re.compile(_YEAR_OF + ORG), P.STUDIED_AT),
+    Rule(re.compile(_YEAR_OF + ORG + r",? (?i:doing|studying|reading|majoring in) " + _FIELD), P.STUDIED, 2),
     Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) (?i:writing|coding in|programming in|developing in|using|"
                     r"working with|working in|speaking) " + _SKILL
                     + r"(?i: professionally| daily| every day| at work)? " + _YEARS), P.MASTERS),

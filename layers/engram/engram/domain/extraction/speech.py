@@ -44,6 +44,7 @@ _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|
 _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
+_EN_FILLER_INSIDE = re.compile(r"\s+(?:btw|tbh|ngl|lol|lmao|fyi|imo|haha+)(?=\s*[,;])", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
                              r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
@@ -54,6 +55,8 @@ def without_fillers(clause: str) -> str:
     """The clause without the interjections and discourse words around it ("" if that is all it is)."""
     if re.search(r"[\u4e00-\u9fff]", clause):
         return _ZH_FILLER_TAIL.sub("", _ZH_FILLER_HEAD.sub("", clause.strip())).strip(" ，,")
+    # "i'm Zoë btw, first time here": a filler inside the clause, before a comma, is dropped too
+    clause = _EN_FILLER_INSIDE.sub("", clause)
     return _EN_FILLER_TAIL.sub("", _EN_FILLER_HEAD.sub("", clause.strip())).strip(" ,")
 
 
