@@ -8,7 +8,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule, singular_kind
-from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, PET, PLACE
+from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, PEOPLE, PET, PLACE
 from .rules_en_life import ORG, WORKPLACE, _employer
 from .rules_en_passing import BY_WORK, _place
 from .speech import UPPER
@@ -122,7 +122,15 @@ _YEAR_OF = (r"^(?i:(?:i'm |i am )?(?:in )?(?:my )?(?:\d(?:st|nd|rd|th)|first|sec
             r"(?:at|of) )")
 _FIELD = r"([a-z][a-z &-]{1,30}?)(?=\s*(?:$|[,.;!?])| at | and | but | so )"
 
+# "I've got twin girls, Ruby and Rose": children by their sex, named after.
+_GIRLS_BOYS = (r"\b(?i:i have|i've got|i have got|we have|we've got) (?i:two |three |2 |3 |twin |little |young )*"
+               r"(?i:(girls|boys)),? (?i:called |named )?" + PEOPLE)
+
 RULES: list[Rule] = [
+    # "as an upholsterer I'm always covered in fluff": a job framing what the user goes on to say
+    Rule(re.compile(r"^(?i:as) " + _ARTICLE + OPEN_JOB + r"(?=,? (?i:i|i'm|i've|we)\b|,?$)"), P.WORKS_AS,
+         value=open_job),
+    Rule(re.compile(_GIRLS_BOYS), P.HAS_CHILD, 2, lists=True),
     Rule(re.compile(_PRAISED, re.I), P.HAS_PREFERENCE),
     Rule(re.compile(_YEAR_OF + ORG), P.STUDIED_AT),
     Rule(re.compile(_YEAR_OF + ORG + r",? (?i:doing|studying|reading|majoring in) " + _FIELD), P.STUDIED, 2),

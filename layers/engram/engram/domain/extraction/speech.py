@@ -36,6 +36,7 @@ LETTER = "[" + _ranges(str.isalpha) + "'’-]"
 # -- fillers: words that carry no fact and may open or close any clause ------------------------------
 
 _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|so|well|honestly|btw|by the way|"
+               r"yo|hiya|heya|sup|right|listen|"
                r"fyi|tbh|ngl|imo|anyway|anyways|yeah|yep|yup|lately|update|big news|news|quick update|fun fact|"
                r"guess what|weird thing|funny thing|sadly|unfortunately|luckily|wow|omg|welp|alright|and|also|"
                r"plus|side note|just so you know|for context|context|not going to lie|to be honest|real talk|"
@@ -115,13 +116,16 @@ def statement_part(sentence: str, asks: bool) -> str:
 
 # Verbs a chat message drops "I" before when the writer talks about themself: "just turned 34",
 # "moved back home to Toronto", "studied nursing at McGill", "now working as a data analyst".
-EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
+EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently|absolutely|really|"
+              r"totally|honestly|seriously|genuinely|still)\s+)*"
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
               r"gave away|got rid of|"
               r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
               r"transferred|adopted|rescued|got hired|can't stand|cannot stand|can't get enough of|can't live without|"
               r"hate|love|adore|(?:really )?(?:don't|do not) like)"
+              # "live in Bristol with my partner", "work as a receptionist": the first person's present
+              r"|(?:live in (?=(?-i:[A-Z]))|work (?:as|at|for|in) )"
               r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
@@ -166,7 +170,8 @@ def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
     match = _EN_DROPPED.match(part)
     if match is None:
         return part
-    word = re.sub(r"^(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*", "",
+    word = re.sub(r"^(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently|absolutely|"
+                  r"really|totally|honestly|seriously|genuinely|still)\s+)*", "",
                   match.group(0).lower())
     restored = next((subject for lead, subject in _EN_RESTORED if word == lead or word.startswith(lead + " ")), None)
     return (restored or ("I'm " if re.search(r"(?:ing|based) \w+$|ing$", match.group(0)) else "I ")) + part
@@ -186,6 +191,8 @@ _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|
                          # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"
                          r"|(?:特别|很|超|最|真的|挺|非常|好)*(?:喜欢|爱吃|爱喝|爱看|爱听|讨厌|受不了)"
                          r"|(?:本科|研究生|硕士|博士|大学)(?:是)?在"
+                         # "老家是东北的", "周末经常去爬山": a home town, a habit by how often
+                         r"|(?:老家|家乡)(?:是|在)|(?:每天|每周|每个周末|周末|平时|经常|常常)+(?:都|会|也)?(?:去|在)?"
                          # "去年体检查出来有高血压": a finding of the user's own check-up
                          r"|(?:体检|检查)?(?:查出|检查出|确诊|被诊断))")
 

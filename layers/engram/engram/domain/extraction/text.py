@@ -47,6 +47,8 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        r"|,?\s+so\s+(?=no more\b)"
                        # "I'm Priyanka, 31, a pharmacist in Leicester": an age, then what the user is
                        r"|,\s*(?=\d{1,3},\s*an? [a-z])|(?<=\d),\s*(?=an? [a-z])"
+                       # "the name's Ólafur, but everyone says Oli": what others say is a clause of its own
+                       r"|,\s*but\s+(?=(?:everyone|everybody|people|most people|my friends|friends|they)\s)"
                        # "…, that's my actual name, the app keeps saying Eva": a new subject, a new clause
                        r"|,\s*(?=(?:that's|it's|he's|she's|they're|he|she|they|the \w+ (?:keeps|says|said|thinks)) )"
                        # "now in Houston working for Shell": a participle says what the user does there
@@ -88,7 +90,7 @@ _ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几�
                         r"|[\u4e00-\u9fff]{1,4}(?:早就|已经|也|都)?不[\u4e00-\u9fff]了$)")
 # A sentence about the user starts with "我" (not "我的…" or "我们…" or "我妈…").
 _ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|先生|太太|爱人|媳妇|丈夫|妻子|"
-                      r"男朋友|女朋友|对象|孩子|娃|家|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任|"
+                      r"男朋友|女朋友|对象|孩子|娃|家(?!乡)|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任|"
                       # kin and mentors by any of their names ("我娘叫…", "我最好的朋友…", "我导师…")
                       r"娘|爹|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅|姑|叔|姨|表|堂|导师|老师|同学|发小|死党|"
                       r"哥们|闺蜜|师兄|师姐|最好的|最要好的)")
