@@ -34,7 +34,8 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "sisters": "sister", "friends": "friend", "colleagues": "colleague", "coworkers": "coworker",
              "parents": "parent", "co-worker": "coworker", "partner": "spouse", "fiance": "spouse",
              "fiancé": "spouse", "fiancée": "spouse", "mum": "mom", "mommy": "mom", "daddy": "dad",
-             "stepson": "son", "stepdaughter": "daughter", "twin": "sibling", "sibling": "sibling",
+             "stepson": "son", "stepdaughter": "daughter", "stepdad": "dad", "stepfather": "dad", "stepmum": "mom",
+             "stepmom": "mom", "stepmother": "mom", "twin": "sibling", "sibling": "sibling",
              "siblings": "sibling", "boyfriend": "spouse", "girlfriend": "spouse", "girl": "daughter",
              "boy": "son", "elder": "sibling", "twins": "child", "triplets": "child",
              # the words of chat and of British, Irish and Indian English for the same people

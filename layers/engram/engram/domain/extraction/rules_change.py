@@ -77,7 +77,9 @@ _BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |of
                        r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了"
                        # "the divorce with Rachel was finalized": the divorce as news of its own
                        r"|\b(?:the |my |our )?divorce(?: (?:with|from) (" + WORD + r"))? (?:was |is |has |got |just )*"
-                       r"(?:finali[sz]ed|final|through|official|came through|went through)\b", _I)
+                       r"(?:finali[sz]ed|final|through|official|came through|went through)\b"
+                       # "Sophie dumped me": the partner ending it, named first
+                       r"|^(" + WORD + r") (?:just |finally )?(?:dumped|left|broke up with|divorced) me\b", _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
 # away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
@@ -112,7 +114,7 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
     """The partner a breakup ends, the pet or person a death ends, as an earlier turn named them."""
     earlier = [f for f in previous if f.is_fact and f.object and "ended" not in f.tags]
     if match := _BROKE_UP.search(clause):
-        name = (match.group(1) or match.group(2) or match.group(3) or "").strip()
+        name = next((g for g in match.groups() if g), "").strip()
         return [(f.predicate, f.object) for f in earlier
                 if f.predicate in _PARTNER and (not name or f.object.lower() == name.lower())][-1:]
     if (match := _QUIT.search(clause)) or (_ZH_QUIT.search(clause) and not _ZH_SOMEONE.search(clause)):

@@ -151,7 +151,8 @@ _EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello
 # "wife's name is Mei", "hubby and I…": a chat drops "my" before the user's kin; "being asthmatic, is…"
 # drops "I'm" before what the user is.
 _KIN_DROPPED = re.compile(r"^(?:((?:wife|husband|hubby|wifey|partner|boyfriend|girlfriend|son|daughter|mum|mom|dad|"
-                          r"brother|sister|bf|gf)(?:'s (?:name|birthday)\b| and i\b))|being (?=[a-z]+$))", re.I)
+                          r"brother|sister|bf|gf)(?:'s name\b| and i\b| (?=(?-i:[A-Z])\w+ (?!and\b)[a-z])))"
+                          r"|being (?=[a-z]+$))", re.I)
 
 
 def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
@@ -189,7 +190,7 @@ _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
                          # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"
-                         r"|(?:特别|很|超|最|真的|挺|非常|好)*(?:喜欢|爱吃|爱喝|爱看|爱听|讨厌|受不了)"
+                         r"|(?:特别|很|超|最|真的|挺|非常|好)*(?:喜欢|爱吃|爱喝|爱看|爱听|讨厌|受不了)(?!就|的话|吗|不|么)"
                          r"|(?:本科|研究生|硕士|博士|大学)(?:是)?在"
                          # "老家是东北的", "周末经常去爬山": a home town, a habit by how often
                          r"|(?:老家|家乡)(?:是|在)|(?:每天|每周|每个周末|周末|平时|经常|常常)+(?:都|会|也)?(?:去|在)?"
