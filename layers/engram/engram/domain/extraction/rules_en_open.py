@@ -36,7 +36,7 @@ _NOT_JOBS = set(
     "quarter corner dinner summer winter computer answer matter letter order error mirror owner dog-owner "
     "participant applicant descendant dependant peasant giant elephant veteran other another whisperer "
     "romantic introvert extrovert ambivert otter hamster lobster sober voter taxpayer wanderer hoarder sinner "
-    "volunteer snorer texter multitasker overachiever underachiever achiever striver loner joiner quitter "
+    "volunteer snorer texter multitasker overachiever underachiever achiever striver loner quitter "
     "starter finisher shopper borrower debtor donor visitor passenger resident citizen patient client "
     "dependent adolescent parent grandparent foster-parent caretaker-of worshipper prayer sceptic skeptic "
     "cynic theorist conspiracy-theorist hypochondriac insomniac alcoholic addict survivor-of outsider insider "
@@ -126,7 +126,34 @@ _FIELD = r"([a-z][a-z &-]{1,30}?)(?=\s*(?:$|[,.;!?])| at | and | but | so )"
 _GIRLS_BOYS = (r"\b(?i:i have|i've got|i have got|we have|we've got) (?i:two |three |2 |3 |twin |little |young )*"
                r"(?i:(girls|boys)),? (?i:called |named )?" + PEOPLE)
 
+# "I knit in the evenings", "I swim most mornings": a pastime said by its verb, kept as what it is called.
+_PASTIME_VERBS = (r"(knit|crochet|sew|paint|draw|bake|garden|surf|swim|skate|climb|hike|fish|dance|sing|cycle|run|"
+                  r"journal|meditate|golf|box|row|sail|ski|snowboard|kayak|quilt|sketch)")
+_PASTIME_WHEN = (r"(?= (?:in the (?:evenings?|mornings?)|at (?:night|weekends)|on (?:weekends|sundays|saturdays)|"
+                 r"(?:every|most) (?:single )?(?:days?|mornings?|evenings?|nights?|weeks?|weekends?|sundays?|"
+                 r"saturdays?)|"
+                 r"a lot|to (?:unwind|relax|de-?stress)|for fun|regularly|daily|whenever)\b)")
+
+
+def _gerund(verb: str) -> str:
+    verb = verb.lower()
+    if verb in ("knit", "swim", "run", "box"):
+        return verb + ("ing" if verb == "box" else verb[-1] + "ing")
+    return (verb[:-1] if verb.endswith("e") and verb not in ("ski",) else verb) + "ing"
+
+
+# "I'm doing a PhD in linguistics at UCL": a degree under way names its field and school.
+_DEGREE = (r"\b(?i:i'm|i am) (?i:currently |now )?(?i:doing|studying for|working on|taking) (?i:an?|my) "
+           r"(?i:phd|ph\.d\.|doctorate|masters?|master's|msc|ma|mba|bsc|ba|degree|bachelor's|diploma|llm|mres)")
+
 RULES: list[Rule] = [
+    Rule(re.compile(r"\b(?i:i) (?i:" + ADV + r")?" + _PASTIME_VERBS + _PASTIME_WHEN, re.I), P.HAS_HOBBY,
+         value=_gerund),
+    Rule(re.compile(_DEGREE + r" (?i:in) " + r"([a-z][a-z &-]{1,30}?)(?=\s*(?:$|[,.;!?])| at | and | but | so )"),
+         P.STUDIED),
+    Rule(re.compile(_DEGREE + r"(?: (?i:in) [a-z][a-z &-]{1,30}?)? (?i:at) " + ORG), P.STUDIED_AT),
+    # "27F here", "34M, need advice": an age said with a sex, as forums write it
+    Rule(re.compile(r"^(\d{2})\s?(?:[MFmf]|NB|nb)(?:\b| here)(?=\s*(?:$|[,.;!:]| here\b))"), P.HAS_AGE),
     # "as an upholsterer I'm always covered in fluff": a job framing what the user goes on to say
     Rule(re.compile(r"^(?i:as) " + _ARTICLE + OPEN_JOB + r"(?=,? (?i:i|i'm|i've|we)\b|,?$)"), P.WORKS_AS,
          value=open_job),

@@ -45,7 +45,7 @@ def _trade(value: str) -> str | None:
 
 # Kin by the names a region or a register gives them, and a friend or mentor with a modifier.
 _KIN = (r"(娘|爹|老妈|老爸|妈妈|爸爸|妈|爸|母亲|父亲|老公|老婆|丈夫|妻子|媳妇|爱人|儿子|女儿|闺女|哥哥|姐姐|弟弟|妹妹|"
-        r"朋友|好朋友|闺蜜|发小|死党|哥们|导师|博导|同事|领导|老板|经理|上司)")
+        r"朋友|好朋友|闺蜜|发小|死党|哥们|导师|博导|同事|领导|老板|经理|上司|哥|姐|弟|妹)")
 _KIN_MOD = r"(?:最好的|最要好的|大学的?|高中的?|初中的?|小学的?|研究生的?|博士的?|亲|大|小|二)?"
 _TITLE = r"(?:老师|教授|经理|总|医生|主任|博士|律师|师傅|老板|姐|哥)"
 _SURNAME = "[" + "".join(sorted(_SURNAMES)) + "]"
@@ -82,7 +82,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我(?:的)?(" + _LANGUAGE + r"(?:(?:和|、|跟)" + _LANGUAGE + r")*)" + ADV
                     + r"(?:说得|讲得)?" + ADV + r"(?:流利|熟练|溜|地道|不错)"), P.MASTERS, lists=True),
     # "我一直搞不定拖延症", "我戒不掉熬夜": a habit or a trouble the user cannot shake
-    Rule(re.compile(r"我" + ADV + r"(?:搞不定|戒不掉|改不掉|克服不了|摆脱不了|控制不住|治不好)" + OBJ + END),
+    Rule(re.compile(r"我" + ADV + r"(?:搞不定|戒不掉|改不掉|克服不了|摆脱不了|控制不住|治不好|学不会)" + OBJ + END),
          P.STRUGGLES_WITH),
     # "我被腾讯录用了", "我拿到了字节的offer": an employer that took the user on
     Rule(re.compile(r"我" + ADV + r"被" + _WHERE + r"(?:正式)?(?:录用|聘用|雇用|签下|招进去)了?"), P.WORKS_AT,
@@ -95,6 +95,13 @@ RULES: list[Rule] = [
          P.STUDIED_AT, value=_school),
     # "…，计算机专业": the field said as a fragment after the user's own clause
     Rule(re.compile(r"^我((?:(?![是的在学读])[\u4e00-\u9fff]){2,6}?)专业(?:的)?$"), P.STUDIED),
+    # "我有个女儿，今年五岁，叫朵朵": the name after clauses about who it names
+    Rule(re.compile(r"^我有(?:一)?(?:个|位)" + _KIN + r"(?:[，,][^，。！？]{1,10}){0,2}[，,](?:她|他)?(?:叫|名叫)"
+                    + r"([\u4e00-\u9fff]{2,3}|[A-Za-z]{2,20})" + END), None, 2, relation_group=1),
+    # "我在复旦读大三": a student's year names the school
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE
+                    + r"(?:读|上|念)(?:大一|大二|大三|大四|研一|研二|研三|博一|博二|博三)"),
+         P.STUDIED_AT, value=_school),
     # "自从得了胃炎就…": an illness said as the reason for what follows
     Rule(re.compile(r"(?:^|我)(?:自从|自打|因为)(?:去年|前年|上个?月)?(?:得了|患了|患上了?|查出了?)("
                     + CONDITIONS + r")"), P.HAS_CONDITION),

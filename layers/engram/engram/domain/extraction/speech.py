@@ -166,6 +166,9 @@ def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
     # "I'm Priyanka, 31, a pharmacist in Leicester": a noun phrase after the user's clause is what they are
     if after_user and re.match(r"an? [a-z]", part):
         return "I'm " + part
+    # "currently a barista at Pret", "big fan of Wes Anderson": what the user is, "I'm" dropped
+    if sentence_start and re.match(r"(?:currently|now|still) an? [a-z]|(?:big|huge|massive) fan of\b", part, re.I):
+        return "I'm " + ("a " if part[0] in "bhmBHM" else "") + part
     if sentence_start and (kin := _KIN_DROPPED.match(part)):
         return "my " + part if kin.group(1) else "I'm " + part[len("being "):]
     match = _EN_DROPPED.match(part)
@@ -186,7 +189,7 @@ def is_users(part: str) -> bool:
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
             r"小时候|也|又|还)*")
-_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|跳槽|辞职|离职|入职|退休|不再|"
+_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|定居|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
                          # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"

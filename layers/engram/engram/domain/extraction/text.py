@@ -71,7 +71,7 @@ _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|�
                        r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|养了|养着|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|养了|养着|学[\u4e00-\u9fff]{1,6}的$|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
                        # "今天刚过完生日，三十了", "我叫陈志明，三十二岁": a bare age
                        r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁?了|岁$))")
 # A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
@@ -93,10 +93,13 @@ _ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿
                       r"男朋友|女朋友|对象|孩子|娃|家(?!乡)|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任|"
                       # kin and mentors by any of their names ("我娘叫…", "我最好的朋友…", "我导师…")
                       r"娘|爹|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅|姑|叔|姨|表|堂|导师|老师|同学|发小|死党|"
-                      r"哥们|闺蜜|师兄|师姐|最好的|最要好的)")
+                      r"哥们|闺蜜|师兄|师姐|最好的|最要好的|"
+                      # "我有个女儿，今年五岁": what follows is said of her
+                      r"有(?:一|两|三)?(?:个|位)?(?:儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|闺女|宝宝|娃))")
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _ZH_LIST_TAIL = re.compile(r"^(?:还有|以及|外加)")
+_ZH_HAS_KIN = re.compile(r"^我有(?:一)?(?:个|位)(儿子|女儿|闺女|哥哥|姐姐|弟弟|妹妹)$")
 
 
 def is_chinese(text: str) -> bool:
@@ -118,6 +121,10 @@ def clauses(sentence: str) -> list[str]:
             if _ZH_LIST_TAIL.match(parts[i]) and re.search(r"[、：:]", parts[i - 1]):
                 parts[i - 1:i + 1] = [parts[i - 1] + "、" + _ZH_LIST_TAIL.sub("", parts[i])]
         out = [with_zh_subject(p) for p in parts[:1]]
+        # "我有个女儿，今年五岁，叫朵朵": who the user has is the subject of what follows
+        if out and (kin := _ZH_HAS_KIN.match(out[0])):
+            return out + [p if re.match(r"[我他她你]", p) else "我" + kin.group(1) + _ZH_CONNECTOR.sub("", p)
+                          for p in parts[1:]]
         unsaid = bool(out) and bool(_ZH_UNSAID.match(out[0])) and not _ZH_OTHERS.search(sentence)
         for part in parts[1:]:
             bare = _ZH_CONNECTOR.sub("", part)
@@ -257,6 +264,8 @@ _HAS_CONJUNCTION = re.compile(r"\b(?:and|or|&|as well as|plus)\b|、|和|跟|以
 def clean_object(value: str) -> str:
     value = value.strip(" '\"“”‘’,")
     if is_chinese(value):
+        # "我最爱喝的是美式咖啡": the thing is what the cleft names
+        value = re.sub(r"^(?:吃|喝|看|听|玩)?的(?:是|就是)", "", value)
         for _ in range(3):
             value = _ZH_TRAIL.sub("", value).strip()
         # "但又特别爱吃": a verb alone is no thing liked
