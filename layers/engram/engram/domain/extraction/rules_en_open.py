@@ -8,7 +8,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule, singular_kind
-from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, PEOPLE, PET, PLACE
+from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, JOB, PEOPLE, PET, PLACE
 from .rules_en_life import ORG, WORKPLACE, _employer
 from .rules_en_passing import BY_WORK, _place
 from .speech import UPPER
@@ -57,7 +57,8 @@ _NOT_JOB_MODIFIERS = set(
 
 # The same, as a guard read before the job: an employer or a town is read only after a job.
 _NOT_A_JOB = ("(?!(?i:" + "|".join(sorted(_NOT_JOB_MODIFIERS)) + r") |(?:[A-Za-z-]+ ){0,2}?(?i:"
-              + "|".join(sorted(_NOT_JOBS)) + r")s?\b)")
+              + "|".join(sorted(_NOT_JOBS)) + r")s?(?=\s*$|\s*[,.;!?)]| (?:at|in|of|for|from|with|and|who|to|on|"
+              r"about|by|here|too|so|but|myself|honestly)\b))")
 
 
 def open_job(value: str) -> str | None:
@@ -72,8 +73,9 @@ def open_job(value: str) -> str | None:
 _IM = r"\b(?i:i'm|i am)(?i: " + ADV + r")?"
 _ARTICLE = r"(?i:an?) " + _NOT_A_JOB
 # "I work as a lifeguard", "I've been working as a dog groomer": the job is whatever follows "as".
-_AS_WORK = (r"\b(?i:i|i'm|i am|i've been|i have been)(?i: " + ADV + r")? (?i:work|working|employed|hired|started|"
-            r"start|starting|got a job|took a job|have a job|landed a job|freelance|freelancing) (?i:as) ")
+_AS_WORK = (r"\b(?i:i|i'm|i am|i've been|i have been) (?i:" + ADV + r")(?i:work|working|employed|hired|started|"
+            r"start|starting|got a job|took a job|have a job|landed a job|freelance|freelancing|got hired|was hired|"
+            r"been hired|got taken on|was taken on) (?i:as) ")
 _NOUN_PHRASE = r"((?:[A-Za-z][A-Za-z-]{0,20} ){0,2}?[a-z][a-z-]{2,20})"
 _AS_END = (r"(?=\s*$|\s*[.,;!?:)]| (?:at|in|for|with|on|and|but|since|this|last|so|because|now|these|for|"
            # where or when the work is done, not part of its name
@@ -178,6 +180,11 @@ RULES: list[Rule] = [
     Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
     Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + r" (?i:in) " + PLACE + r"(?![\w'])"), P.LIVES_IN, 2, value=_place,
          tags=(BY_WORK,)),
+    # "I'm a sommelier at a wine bar in Lyon": the town of the workplace is the user's
+    Rule(re.compile(_IM + _ARTICLE + OPEN_JOB + r" (?i:at|for|with) [^,.;!?]{2,40}? (?i:in) " + PLACE + r"(?![\w'])"),
+         P.LIVES_IN, 2, value=_place, tags=(BY_WORK,)),
+    Rule(re.compile(_IM + r"(?i:an?) " + JOB + r" (?i:at|for|with) [^,.;!?]{2,40}? (?i:in) " + PLACE + r"(?![\w'])"),
+         P.LIVES_IN, 2, value=_place, tags=(BY_WORK,)),
     Rule(re.compile(_BEING + OPEN_JOB + _AFTER + r"(?!.*\b(?:must|would|might|sounds|seems|looks)\b)"), P.WORKS_AS,
          value=open_job),
     Rule(re.compile(_BEING + OPEN_JOB + r" (?i:at|for|with) " + ORG + r"(?!.*\b(?:must|would|might|sounds|seems)\b)"),
