@@ -148,7 +148,12 @@ def _gerund(verb: str) -> str:
 _DEGREE = (r"\b(?i:i'm|i am) (?i:currently |now )?(?i:doing|studying for|working on|taking) (?i:an?|my) "
            r"(?i:phd|ph\.d\.|doctorate|masters?|master's|msc|ma|mba|bsc|ba|degree|bachelor's|diploma|llm|mres)")
 
+# "born 12/07/1994": a date in figures, kept as said (which of day and month comes first is the writer's)
+_NUMERIC_DATE = r"(\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)?\d\d)(?![\d/.-])"
+
 RULES: list[Rule] = [
+    Rule(re.compile(r"\b(?i:i was born|my (?:birthday|date of birth|dob|birth date) is)(?i: on)? " + _NUMERIC_DATE),
+         P.HAS_BIRTHDAY),
     Rule(re.compile(r"\b(?i:i) (?i:" + ADV + r")?" + _PASTIME_VERBS + _PASTIME_WHEN, re.I), P.HAS_HOBBY,
          value=_gerund),
     Rule(re.compile(_DEGREE + r" (?i:in) " + r"([a-z][a-z &-]{1,30}?)(?=\s*(?:$|[,.;!?])| at | and | but | so )"),
