@@ -12,6 +12,8 @@ taken back, the scope of a hypothesis, a thing referred to again, Chinese ways o
 beside a question, a dropped subject, names in any script), ``rules`` (the rule shape), ``rules_en``,
 ``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_en_chat`` and
 ``rules_en_passing`` (facts said in passing or as news), ``rules_zh`` (the rules of each language),
+``rules_en_open``, ``rules_zh_open`` (objects of an open class: a trade known by how its word is made,
+kin by any of their names, a pastime by its verb and how often),
 ``rules_change`` (endings said as news), this module (a turn in, extractions out).
 """
 
