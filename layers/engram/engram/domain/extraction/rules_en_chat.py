@@ -56,7 +56,8 @@ def _lower_name(value: str) -> str | None:
 
 RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'ll| will) be " + _AGE_NUMBER + r" " + _SOON, _I), P.HAS_AGE, value=_age_before),
-    Rule(re.compile(r"\bi(?:'m| am) turning " + _AGE_NUMBER + r" " + _SOON, _I), P.HAS_AGE, value=_age_before),
+    Rule(re.compile(r"\bi(?:'m turning| am turning| turn|'ll turn| will turn) " + _AGE_NUMBER + r" " + _SOON, _I),
+         P.HAS_AGE, value=_age_before),
     # "it's my birthday today, so thirty now": the number said with the birthday is the new age
     Rule(re.compile(r"\b(?:it's|its|it is) my (?:birthday|bday) today\b,? (?:so |and )?(?:i'm |i am )?(?:now )?"
                     + _AGE_NUMBER + r"(?: now| today)?(?=\s*[.!,]|\s*$)", _I), P.HAS_AGE, value=age),

@@ -24,6 +24,7 @@ from .rules_zh import (
     _school,
     _workplace,
 )
+from .text import ZH_DATE, calendar_day
 
 # The characters Chinese makes a trade's name with: 师 (厨师), 员 (快递员), 工 (水管工), 医 (牙医),
 # 官 (法官), 匠 (木匠), 家 (作家), 手 (歌手), 者 (记者), 长 (校长).
@@ -68,6 +69,8 @@ def _hobby(value: str) -> str | None:
 
 
 RULES: list[Rule] = [
+    # "5月20号是我生日": the day first, then whose birthday it is
+    Rule(re.compile(ZH_DATE + r"(?:就|正好|刚好)?是我(?:的)?生日"), P.HAS_BIRTHDAY, value=calendar_day),
     # "我是一名锁匠", "我是水管工", "我在一家酒吧当调酒师"
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)?(?!" + r"(?:" + OCCUPATIONS + r")" + END + r")"
                     + _TRADE + END), P.WORKS_AS, value=_trade),

@@ -169,6 +169,8 @@ def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
     # "currently a barista at Pret", "big fan of Wes Anderson": what the user is, "I'm" dropped
     if sentence_start and re.match(r"(?:currently|now|still) an? [a-z]|(?:big|huge|massive) fan of\b", part, re.I):
         return "I'm " + ("a " if part[0] in "bhmBHM" else "") + part
+    if sentence_start and re.match(r"(?:birthday|bday)(?:'s| is)\b", part, re.I):
+        return "my " + part
     if sentence_start and (kin := _KIN_DROPPED.match(part)):
         return "my " + part if kin.group(1) else "I'm " + part[len("being "):]
     match = _EN_DROPPED.match(part)
