@@ -12,6 +12,8 @@ taken back, the scope of a hypothesis, a thing referred to again, Chinese ways o
 beside a question, a dropped subject, names in any script), ``rules`` (the rule shape), ``rules_en``,
 ``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_en_chat`` and
 ``rules_en_passing`` (facts said in passing or as news), ``rules_zh`` (the rules of each language),
+``rules_en_open``, ``rules_zh_open`` (objects of an open class: a trade known by how its word is made,
+kin by any of their names, a pastime by its verb and how often),
 ``rules_change`` (endings said as news), this module (a turn in, extractions out).
 """
 
@@ -24,7 +26,16 @@ from collections.abc import Sequence
 
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from ..profile.beliefs import ENDED_TAG, FOOD_TAG
-from . import rules_change, rules_en, rules_en_chat, rules_en_life, rules_en_passing, rules_zh
+from . import (
+    rules_change,
+    rules_en,
+    rules_en_chat,
+    rules_en_life,
+    rules_en_open,
+    rules_en_passing,
+    rules_zh,
+    rules_zh_open,
+)
 from .discourse import (
     as_found,
     as_profile,
@@ -83,7 +94,9 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
                       r"anxious|tired|lonely|frustrated)\b|我(?:很|好|非常)?(?:开心|难过|生气|焦虑|累|沮丧|兴奋)", re.I)
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
-_EN_RULES = rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
+_EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
+             + rules_en_open.RULES)
+_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -112,7 +125,7 @@ def _read(clause: str) -> list[Found]:
     """One clause's facts. A change of state is first read as the negation it may be ("I don't
     like coffee any more" is a current dislike); failing that, as the state it ends."""
     chinese = is_chinese(clause)
-    rules = rules_zh.RULES if chinese else _EN_RULES
+    rules = _ZH_RULES if chinese else _EN_RULES
     # An ending said as news ("I stopped running", "钢琴早就不弹了") ends what it names.
     ended = [(p, o, True, t) for p, o, t in read_clause(clause, rules_change.RULES_ZH if chinese else
                                                         rules_change.RULES_EN)]
@@ -174,7 +187,7 @@ def _denied(clause: str, previous: Sequence[Extraction]) -> list[Found]:
     if not _DENIED.search(clause):
         return []
     earlier = {(f.predicate, (f.object or "").lower()) for f in previous if f.is_fact and "ended" not in f.tags}
-    rules = rules_zh.RULES if is_chinese(clause) else _EN_RULES
+    rules = _ZH_RULES if is_chinese(clause) else _EN_RULES
     return [(p, o, True, ()) for p, o, _ in read_clause(as_affirmation(clause), rules) if (p, o.lower()) in earlier]
 
 
@@ -201,6 +214,19 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
             p is last.predicate and o.lower() != (last.object or "").lower() for p, o, _, _ in found):
         found.append((last.predicate, last.object, True, _rule_tags(last)))
     return found
+
+
+def _full_names(found: list[Found]) -> list[Found]:
+    """"My name is Nguyễn Thị Lan but call me Lan": a short name said beside the full one it is part
+    of (a word of it, or the start of one: "Rob" of "Robert Hale") does not replace it."""
+    names = [o for p, o, e, _ in found if p is Predicate.HAS_NAME and not e]
+
+    def part_of(short: str, full: str) -> bool:
+        return len(full.split()) > len(short.split()) and len(short.split()) == 1 and any(
+            word.lower().startswith(short.lower()) for word in full.split())
+
+    return [f for f in found if not (f[0] is Predicate.HAS_NAME and not f[2]
+                                     and any(part_of(f[1], other) for other in names))]
 
 
 def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extraction]:
@@ -247,6 +273,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
     if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
         found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]
+    found = _full_names(found)
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)

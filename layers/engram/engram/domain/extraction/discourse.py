@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .speech import UPPER
+from .speech import UPPER, with_subject
 
 # -- asides ------------------------------------------------------------------------------------------
 
@@ -168,7 +168,7 @@ _ANTECEDENT = re.compile(r"\b(?:with|without|no|any|of|about|has|have|got|own|lo
                          r"|\b(?:no|without)\s+(?!(?:way|idea|problem|worries|thanks|one|thing|time|longer|more|matter|"
                          r"rush|offense|offence|joke|doubt)\b)([a-z]{3,})\b", re.I)
 _REFERRING = re.compile(r"\b(?:allergic to|can't stand|cannot stand|hate|can't eat|don't eat|can't have|scared of|"
-                        r"afraid of|terrified of|love|adore) (them|those)\b"
+                        r"afraid of|terrified of|love|adore|don't like|do not like|dislike|detest) (them|those)\b"
                         r"|\ballergic\b(?! to)()(?=\s*(?:$|[.!,;]|lol\b))", re.I)
 # People are not what a taste or an allergy is of ("out with friends, I love them").
 _PEOPLE = re.compile(r"\b(?:friends|kids|children|parents|colleagues|people|guys|folks|others|boys|girls|"
@@ -217,7 +217,7 @@ def as_found(clause: str) -> str | None:
 # "Bit of context: retired teacher, 67, living in Perth", "背景：32岁，坐标杭州，互联网运营": each
 # fragment after the header is said of the user.
 _HEADER = re.compile(r"^(?:(?:a )?(?:bit of |some |quick |brief )?(?:context|background|about me|intro|info about me)"
-                     r"|背景|简单介绍|个人情况|我的情况|基本情况)\s*[:：]\s*", re.I)
+                     r"|背景|简单介绍(?:一?下)?(?:自己|我自己)?|自我介绍|个人情况|我的情况|基本情况)\s*[:：]\s*", re.I)
 _EN_SAID_AS_STATE = re.compile(r"^(?:\d|(?:living|working|based|from|in|single|married|divorced|widowed|recently|"
                                r"originally|currently|now|also|still)\b)", re.I)
 
@@ -234,5 +234,9 @@ def as_profile(sentence: str) -> str:
         elif re.match(r"(?:i|i'm|i've|my|we)\b", part, re.I):
             out.append(part)
         else:
-            out.append(("I'm " if _EN_SAID_AS_STATE.match(part) else "I'm a ") + part)
+            # a fragment that dropped its verb's "I" gets it back as any clause does ("allergic to latex");
+            # a bare noun phrase is what the user is ("data analyst at Booking.com")
+            # ("retired nurse" is the latter: the participle qualifies the job)
+            restored = part if re.match(r"retired \w+$", part, re.I) else with_subject(part, True, True)
+            out.append(restored if restored != part else ("I'm " if _EN_SAID_AS_STATE.match(part) else "I'm a ") + part)
     return ("，" if chinese else ", ").join(out)

@@ -34,7 +34,8 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "sisters": "sister", "friends": "friend", "colleagues": "colleague", "coworkers": "coworker",
              "parents": "parent", "co-worker": "coworker", "partner": "spouse", "fiance": "spouse",
              "fiancé": "spouse", "fiancée": "spouse", "mum": "mom", "mommy": "mom", "daddy": "dad",
-             "stepson": "son", "stepdaughter": "daughter", "twin": "sibling", "sibling": "sibling",
+             "stepson": "son", "stepdaughter": "daughter", "stepdad": "dad", "stepfather": "dad", "stepmum": "mom",
+             "stepmom": "mom", "stepmother": "mom", "twin": "sibling", "sibling": "sibling",
              "siblings": "sibling", "boyfriend": "spouse", "girlfriend": "spouse", "girl": "daughter",
              "boy": "son", "elder": "sibling", "twins": "child", "triplets": "child",
              # the words of chat and of British, Irish and Indian English for the same people
@@ -46,7 +47,9 @@ _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "da
              "师傅": "导师", "上司": "经理", "主管": "经理", "组长": "经理", "教授": "导师", "博导": "导师",
              "兄弟": "哥哥",
              "姐妹": "姐姐", "好朋友": "朋友", "爸": "爸爸", "妈": "妈妈", "哥": "哥哥", "姐": "姐姐",
-             "弟": "弟弟", "妹": "妹妹", "闺蜜": "朋友", "男朋友": "丈夫", "女朋友": "妻子"}
+             "弟": "弟弟", "妹": "妹妹", "闺蜜": "朋友", "男朋友": "丈夫", "女朋友": "妻子",
+             # kin and friends by the names of a region or a register
+             "娘": "妈妈", "爹": "爸爸", "老妈": "妈妈", "老爸": "爸爸", "发小": "朋友", "死党": "朋友", "哥们": "朋友"}
 
 
 _NAMED = {Predicate.HAS_NAME, Predicate.HAS_PET, Predicate.HAS_CHILD, Predicate.HAS_PARENT, Predicate.HAS_SPOUSE,

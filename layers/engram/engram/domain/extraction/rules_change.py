@@ -45,12 +45,17 @@ RULES_EN: list[Rule] = [
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_PREFERENCE, lists=True, value=_plain_hobby),
     Rule(re.compile(_GEAR_GONE, _I), P.HAS_HOBBY, value=_plain_hobby),
+    # "no more steak for me": a taste given up
+    Rule(re.compile(r"\bno more ([a-z][\w' -]{1,30}?) for me\b", _I), P.HAS_PREFERENCE),
 ]
 RULES_ZH: list[Rule] = [
     Rule(re.compile(_STOPPED_ZH), P.HAS_HOBBY, value=_activity),
     Rule(re.compile(_STOPPED_ZH), P.HAS_PREFERENCE, value=_activity),
     Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_HOBBY),
     Rule(re.compile(_ZH_TOPIC_STOPPED), P.HAS_PREFERENCE),
+    # "自从得了胃炎就不吃辣了": a taste given up, said after its reason
+    Rule(re.compile(r"(?:^我|^自从|^自打|就|再也|已经)[^，。！？]{0,12}?不(?:再|敢)?(?:吃|喝)([\u4e00-\u9fff]{1,4}?)了"
+                    r"(?=$|[，。！？])"), P.HAS_PREFERENCE),
 ]
 
 # A past that holds now: the place of a childhood is where the user is from ("小时候住在武汉", "as a
@@ -69,13 +74,20 @@ HELD_ZH: list[Rule] = [
 # "we broke up", "I broke up with Emma", "we got divorced", "我们分手了", "我和小凯分手了"
 _BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |officially )?(?:broke up|split up|"
                        r"separated|divorced|got divorced|called it off|ended things)(?: with (" + WORD + r"))?\b"
-                       r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了", _I)
+                       r"|我(?:们|和|跟)?([\u4e00-\u9fff]{0,3}?)(?:已经|上个?月|上周|去年)?(?:分手|离婚|分开)了"
+                       # "the divorce with Rachel was finalized": the divorce as news of its own
+                       r"|\b(?:the |my |our )?divorce(?: (?:with|from) (" + WORD + r"))? (?:was |is |has |got |just )*"
+                       r"(?:finali[sz]ed|final|through|official|came through|went through)\b"
+                       # "Sophie dumped me": the partner ending it, named first
+                       r"|^(" + WORD + r") (?:just |finally )?(?:dumped|left|broke up with|divorced) me\b", _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
 # away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
 # first ("Sad news, Kiwi passed away").
 _DIED = re.compile(r"(?:^|^[^,:]{1,30}[,:]\s*)(" + LETTER + r"{2,30}) (?:just |sadly |recently )?(?:passed away|died|"
                    r"passed|was put down|crossed the rainbow bridge)\b"
+                   # "RIP Peanut": a death said by its epitaph
+                   r"|^(?:rip|r\.i\.p\.?|rest in peace),? (?:my |little |sweet |dear )*(" + LETTER + r"{2,30})\b"
                    r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
                    r"(?:去世|过世|死|走)了", _I)
 # "I quit the law firm", "handed in my notice", "got laid off", "我辞职了", "柜员我不干了": a job left.
@@ -85,6 +97,7 @@ _QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officia
                    r"position|post|firm|company|practice|employer|workplace|gig)\b"
                    r"|(?:handed in|gave|put in|turned in|handed) (?:my )?(?:notice|resignation|two weeks)"
                    r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
+                   r"|lost (?:my |the )?(?:[\w-]+ )?(?:job|position|role)\b"
                    r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b))"
                    # "they made me redundant", "the company let me go"
                    r"|.*?\b(?:made me redundant|let me go|laid me off|fired me|sacked me))"
@@ -101,16 +114,20 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
     """The partner a breakup ends, the pet or person a death ends, as an earlier turn named them."""
     earlier = [f for f in previous if f.is_fact and f.object and "ended" not in f.tags]
     if match := _BROKE_UP.search(clause):
-        name = (match.group(1) or match.group(2) or "").strip()
+        name = next((g for g in match.groups() if g), "").strip()
         return [(f.predicate, f.object) for f in earlier
                 if f.predicate in _PARTNER and (not name or f.object.lower() == name.lower())][-1:]
     if (match := _QUIT.search(clause)) or (_ZH_QUIT.search(clause) and not _ZH_SOMEONE.search(clause)):
         named = (match.group(1) if match else None) or (m.group(1) if (m := _ZH_QUIT_FROM.search(clause)) else None)
-        # A job left by its employer's name ends that employer; a job left unnamed ends the work said.
-        return [(f.predicate, f.object) for f in earlier if f.predicate in _WORK
-                and (named is None or f.predicate is P.WORKS_AT and f.object.lower() == named.lower())]
+        # A job left by its employer's name ends that employer ("the bakery" names "a little bakery"); a
+        # job left unnamed, or "my job at" the employer the user had, ends the work said.
+        def employs(f: Extraction) -> bool:
+            return f.predicate is P.WORKS_AT and named is not None and named.lower() in f.object.lower().split()
+        whole = named is None or bool(match and re.search(r"\b(?:job|role|position)\b", match.group(0), _I)
+                                      and any(employs(f) for f in earlier))
+        return [(f.predicate, f.object) for f in earlier if f.predicate in _WORK and (whole or employs(f))]
     if match := _DIED.search(clause):
-        name = (match.group(1) or match.group(2)).lower()
+        name = next(g for g in match.groups() if g).lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES
                 and (f.object.lower() == name or f.object.lower().startswith(name + " ("))]
     return []

@@ -39,7 +39,7 @@ PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r"){0,7})"
 PLACE = r"(?:the )?" + NAME
 RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|"
             r"twins|triplets|missus|hubby|wifey|bf|gf|bro|sis|mates?|bestie|bff|mam|mammy|mummy|amma|appa|"
-            r"mother|father|mom|mum|"
+            r"mother|father|mom|mum|stepdad|stepmum|stepmom|stepfather|stepmother|"
             r"dad|parents?|brothers?|sisters?|siblings?|twin|friends?|advisor|supervisor|mentor|teacher|"
             r"colleagues?|co-?workers?|boss|manager)")
 RELATION_MOD = (r"(?:(?:best|older|younger|little|big|elder|eldest|youngest|oldest|twin|baby|PhD|Ph\.D\.|phd|thesis|"

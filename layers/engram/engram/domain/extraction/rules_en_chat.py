@@ -56,7 +56,8 @@ def _lower_name(value: str) -> str | None:
 
 RULES: list[Rule] = [
     Rule(re.compile(r"\bi(?:'ll| will) be " + _AGE_NUMBER + r" " + _SOON, _I), P.HAS_AGE, value=_age_before),
-    Rule(re.compile(r"\bi(?:'m| am) turning " + _AGE_NUMBER + r" " + _SOON, _I), P.HAS_AGE, value=_age_before),
+    Rule(re.compile(r"\bi(?:'m turning| am turning| turn|'ll turn| will turn) " + _AGE_NUMBER + r" " + _SOON, _I),
+         P.HAS_AGE, value=_age_before),
     # "it's my birthday today, so thirty now": the number said with the birthday is the new age
     Rule(re.compile(r"\b(?:it's|its|it is) my (?:birthday|bday) today\b,? (?:so |and )?(?:i'm |i am )?(?:now )?"
                     + _AGE_NUMBER + r"(?: now| today)?(?=\s*[.!,]|\s*$)", _I), P.HAS_AGE, value=age),
@@ -72,6 +73,10 @@ RULES: list[Rule] = [
                     r"|about |around |roughly |just over )?"
                     r"(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|a few|"
                     r"several|many) years|years|ages|decades)|since)\b"), P.LIVES_IN),
+    # "I've been living in Toronto for six years now": a home that goes on to today
+    Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have) (?i:been) (?i:living|based) (?i:in) " + PLACE
+                    + r"(?! (?i:until|till|temporarily|for (?:now|a (?:few|couple)|the (?:week|weekend|summer))))"),
+         P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:got|bought|found|rented) (?i:my|our|a) (?i:own|first)"
                     r"(?i: new| little| tiny)? (?i:place|house|home|apartment|flat|condo|studio) (?i:in) " + PLACE),
          P.LIVES_IN),

@@ -14,7 +14,9 @@ from .text import EN_DATE, calendar_day
 
 # An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
 # workplace ("a hospital", "a small bakery"); never "home", "night" or "myself".
-ORG = (r"(?:(?i:the) )?((?:St\. )?" + UPPER + r"[\w'&-]*(?:(?: | & | of | of the | de )" + UPPER + r"[\w'&-]*){0,4})"
+ORG = (r"(?:(?i:the) )?((?:St\. )?" + UPPER + r"[\w'&-]*(?:(?: | & | of | of the | de )" + UPPER + r"[\w'&-]*){0,4}"
+       # a company known by its web address: "Booking.com", "Monday.com"
+       r"(?:\.(?:com|io|ai|co|org|net|app|dev)\b)?)"
        r"(?![\w'&-])")
 # An employer named before what the user does there: "I joined Airbnb as a data scientist".
 _NAMED = r"(?:(?i:the) )?" + UPPER + r"[\w'&-]*(?: " + UPPER + r"[\w'&-]*)*"

@@ -133,9 +133,14 @@ def _pet_name(value: str) -> str | None:
 _BACK_HOME = r"我(?:们)?" + ADV + r"回(?:到)?了?(?:老家|家乡)" + _WHERE + r"(?:了|(?=$|[，。！!.]))"
 
 
+_TRADE_ENDINGS = ("师", "员", "工", "医", "官", "匠", "家", "手", "者", "长", "司机")
+
+
 def _person(value: str) -> str | None:
-    """"我妈妈是广东人" says where she is from, not who she is."""
-    return None if value.endswith("人") else value
+    """"我妈妈是广东人" says where she is from, not who she is; "我弟弟是水管工" what he does (a trade's
+    ending with no surname before it: "王老师" is a person)."""
+    trade = value.endswith(_TRADE_ENDINGS) and value[0] not in _SURNAMES
+    return None if value.endswith("人") or trade else value
 
 
 def _origin(value: str) -> str | None:
@@ -272,7 +277,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
-    Rule(re.compile(r"我" + ADV + r"是?" + _PLACE + r"人" + END), P.COMES_FROM),
+    Rule(re.compile(r"我" + ADV + r"是?(?:土生土长的|地道的|正宗的|纯正的)?" + _PLACE + r"人" + END), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"来自(?!一|个|这|那)" + OBJ + END), P.COMES_FROM, value=_origin),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?:是|在)" + OBJ + r"(?:的)?" + END), P.COMES_FROM),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?!是|在)([\u4e00-\u9fff]{2,8}?)的" + END), P.COMES_FROM),
@@ -323,7 +328,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
                     + OBJ + END), P.LIVES_IN),
     # "现在住杭州": "住" without "在" before a place by its name
-    Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"住(?!在)" + _PLACE + END), P.LIVES_IN),
+    Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住|定居)(?!在)" + _PLACE + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
     Rule(re.compile(r"我家" + ADV + r"在" + OBJ + END), P.LIVES_IN),
     # "我回老家成都了": back home, where the user is from, to live

@@ -36,12 +36,16 @@ LETTER = "[" + _ranges(str.isalpha) + "'’-]"
 # -- fillers: words that carry no fact and may open or close any clause ------------------------------
 
 _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|so|well|honestly|btw|by the way|"
+               r"yo|hiya|heya|sup|right|listen|"
                r"fyi|tbh|ngl|imo|anyway|anyways|yeah|yep|yup|lately|update|big news|news|quick update|fun fact|"
                r"guess what|weird thing|funny thing|sadly|unfortunately|luckily|wow|omg|welp|alright|and|also|"
-               r"plus|side note|just so you know|for context|context")
+               r"plus|side note|just so you know|for context|context|not going to lie|to be honest|real talk|"
+               # "guess who just got hired": the one to guess is the writer
+               r"guess who")
 _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
+_EN_FILLER_INSIDE = re.compile(r"\s+(?:btw|tbh|ngl|lol|lmao|fyi|imo|haha+)(?=\s*[,;])", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
                              r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
@@ -52,6 +56,8 @@ def without_fillers(clause: str) -> str:
     """The clause without the interjections and discourse words around it ("" if that is all it is)."""
     if re.search(r"[\u4e00-\u9fff]", clause):
         return _ZH_FILLER_TAIL.sub("", _ZH_FILLER_HEAD.sub("", clause.strip())).strip(" ，,")
+    # "i'm Zoë btw, first time here": a filler inside the clause, before a comma, is dropped too
+    clause = _EN_FILLER_INSIDE.sub("", clause)
     return _EN_FILLER_TAIL.sub("", _EN_FILLER_HEAD.sub("", clause.strip())).strip(" ,")
 
 
@@ -61,7 +67,10 @@ def without_fillers(clause: str) -> str:
 # request ("any tips?", "ideas for a party?", "help me outline it?").
 # "was diagnosed with…", "did my degree at…": a statement that dropped its "I", not a question.
 EN_NOT_ASKED = (r"(?!(?:was|were) (?:diagnosed|born|raised|brought up|told)\b|did (?:my|a|an|that|this|some)\b|been\b"
-                r"|(?:has|have|had) to\b)")
+                r"|(?:has|have|had) to\b"
+                # "can't stand jazz", "don't like olives": a taste that dropped its "I"
+                r"|(?:can't|cannot) (?:stand|get enough|live without|eat|drink|have)\b"
+                r"|(?:don't|do not) (?:like|eat|drink)\b)")
 _EN_ASKS = re.compile(r"^(?:(?:so|and|but|also|or|ok|okay|anyway)\s+)?" + EN_NOT_ASKED
                       + r"(?:do|does|did|am|is|are|can|could|would|"
                       r"should|will|was|were|shall|may|might|have|has|had|isn't|aren't|don't|doesn't|didn't|won't|"
@@ -107,23 +116,29 @@ def statement_part(sentence: str, asks: bool) -> str:
 
 # Verbs a chat message drops "I" before when the writer talks about themself: "just turned 34",
 # "moved back home to Toronto", "studied nursing at McGill", "now working as a data analyst".
-EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*"
+EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently|absolutely|really|"
+              r"totally|honestly|seriously|genuinely|still)\s+)*"
               r"(?:(?:turned|moved|relocated|studied|majored|minored|graduated|grew up|was born|signed|"
               r"joined|started|took up|took a|got a job|landed|became|switched|retired|quit|picked up|sold|"
               r"gave away|got rid of|"
               r"did (?:my|a|an|that|this|some)|(?:was|got) diagnosed|got|been|born|handed in|resigned|got promoted|"
-              r"transferred)"
+              r"transferred|adopted|rescued|got hired|can't stand|cannot stand|can't get enough of|can't live without|"
+              r"hate|love|adore|(?:really )?(?:don't|do not) like)"
+              # "live in Bristol with my partner", "work as a receptionist": the first person's present
+              r"|(?:live in (?=(?-i:[A-Z]))|work (?:as|at|for|in) )"
               r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
               r"|starting (?:at|with) (?=(?-i:[A-Z])))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
+              r"originally from|married to|engaged to|"
               r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z])))"
               r")\b")
 _EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
 # What a dropped subject was, by the word it left: "been …" is "I've been …", "born …" "I was born".
 _EN_RESTORED = (("been", "I've "), ("born", "I was "), ("allergic", "I'm "), ("terrified", "I'm "), ("scared", "I'm "),
                 ("afraid", "I'm "), ("obsessed", "I'm "), ("bilingual", "I'm "), ("fluent", "I'm "), ("from", "I'm "),
-                ("in", "I'm "), ("now in", "I'm "), ("starting", "I'm "))
+                ("in", "I'm "), ("now in", "I'm "), ("starting", "I'm "), ("originally", "I'm "),
+                ("married", "I'm "), ("engaged", "I'm "))
 # A bare age said after the user's own clause: "Niamh here, 27, from Cork".
 _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?)"
                           r"(?=\s*(?:,|$))", re.I)
@@ -131,6 +146,13 @@ _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seven
 # "Niamh here", "it's Dana": a self-introduction is the user's clause too.
 _EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
                              + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here(?:$|,)", re.I)
+
+
+# "wife's name is Mei", "hubby and I…": a chat drops "my" before the user's kin; "being asthmatic, is…"
+# drops "I'm" before what the user is.
+_KIN_DROPPED = re.compile(r"^(?:((?:wife|husband|hubby|wifey|partner|boyfriend|girlfriend|son|daughter|mum|mom|dad|"
+                          r"brother|sister|bf|gf)(?:'s name\b| and i\b| (?=(?-i:[A-Z])\w+ (?!and\b)[a-z])))"
+                          r"|being (?=[a-z]+$))", re.I)
 
 
 def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
@@ -141,10 +163,21 @@ def with_subject(part: str, after_user: bool, sentence_start: bool) -> str:
         return part
     if after_user and _BARE_NUMBER.match(part):
         return "I'm " + part
+    # "I'm Priyanka, 31, a pharmacist in Leicester": a noun phrase after the user's clause is what they are
+    if after_user and re.match(r"an? [a-z]", part):
+        return "I'm " + part
+    # "currently a barista at Pret", "big fan of Wes Anderson": what the user is, "I'm" dropped
+    if sentence_start and re.match(r"(?:currently|now|still) an? [a-z]|(?:big|huge|massive) fan of\b", part, re.I):
+        return "I'm " + ("a " if part[0] in "bhmBHM" else "") + part
+    if sentence_start and re.match(r"(?:birthday|bday)(?:'s| is)\b", part, re.I):
+        return "my " + part
+    if sentence_start and (kin := _KIN_DROPPED.match(part)):
+        return "my " + part if kin.group(1) else "I'm " + part[len("being "):]
     match = _EN_DROPPED.match(part)
     if match is None:
         return part
-    word = re.sub(r"^(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently)\s+)*", "",
+    word = re.sub(r"^(?:(?:just|finally|recently|also|then|now|eventually|officially|actually|currently|absolutely|"
+                  r"really|totally|honestly|seriously|genuinely|still)\s+)*", "",
                   match.group(0).lower())
     restored = next((subject for lead, subject in _EN_RESTORED if word == lead or word.startswith(lead + " ")), None)
     return (restored or ("I'm " if re.search(r"(?:ing|based) \w+$|ing$", match.group(0)) else "I ")) + part
@@ -158,9 +191,14 @@ def is_users(part: str) -> bool:
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
             r"小时候|也|又|还)*")
-_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|跳槽|辞职|离职|入职|退休|不再|"
+_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|定居|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
+                         # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"
+                         r"|(?:特别|很|超|最|真的|挺|非常|好)*(?:喜欢|爱吃|爱喝|爱看|爱听|讨厌|受不了)(?!就|的话|吗|不|么)"
+                         r"|(?:本科|研究生|硕士|博士|大学)(?:是)?在"
+                         # "老家是东北的", "周末经常去爬山": a home town, a habit by how often
+                         r"|(?:老家|家乡)(?:是|在)|(?:每天|每周|每个周末|周末|平时|经常|常常)+(?:都|会|也)?(?:去|在)?"
                          # "去年体检查出来有高血压": a finding of the user's own check-up
                          r"|(?:体检|检查)?(?:查出|检查出|确诊|被诊断))")
 

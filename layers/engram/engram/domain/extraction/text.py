@@ -26,7 +26,9 @@ from .speech import (
 # "简单说一下我的情况：我叫…"), not a list ("my hobbies: knitting, chess").
 SENTENCES = re.compile(r"(?:(?<=[.!?。！？；;\n])|(?<=[:：])(?=\s*(?:我|(?:[Ii]|[Ii]'m|[Ii]'ve|[Mm]y|[Ww]e)\b)))"
                        r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bProf\.)(?<!\bSt\.)"
-                       r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)\s*")
+                       r"(?<!\bJr\.)(?<!\bSr\.)(?<!\bvs\.)"
+                       # a dot inside a word ("Booking.com", "3.5") ends no sentence
+                       r"(?!(?<=\.)[a-z0-9])\s*")
 _EN_SUBJECT = r"(?:i|i'm|i've|i'd|we|we're|we've|my)\b"
 _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus |btw |fyi |tbh |also |oh |ok |"
                        r"honestly |anyway )?"
@@ -41,6 +43,12 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        # "…, majored in economics", "I quit teaching and became a designer": a verb that
                        # dropped its subject starts a clause (speech.with_subject says whose).
                        r"|,\s*(?:and |but |then )?(?=" + EN_DROPPED + r")|,?\s+(?:and|but)\s+(?=" + EN_DROPPED + r")"
+                       # "…, so no more lamb for me": what the user gives up is said in a clause of its own
+                       r"|,?\s+so\s+(?=no more\b)"
+                       # "I'm Priyanka, 31, a pharmacist in Leicester": an age, then what the user is
+                       r"|,\s*(?=\d{1,3},\s*an? [a-z])|(?<=\d),\s*(?=an? [a-z])"
+                       # "the name's Ólafur, but everyone says Oli": what others say is a clause of its own
+                       r"|,\s*but\s+(?=(?:everyone|everybody|people|most people|my friends|friends|they)\s)"
                        # "…, that's my actual name, the app keeps saying Eva": a new subject, a new clause
                        r"|,\s*(?=(?:that's|it's|he's|she's|they're|he|she|they|the \w+ (?:keeps|says|said|thinks)) )"
                        # "now in Houston working for Shell": a participle says what the user does there
@@ -63,14 +71,15 @@ _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|�
                        r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|养了|养着|学[\u4e00-\u9fff]{1,6}的$|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
                        # "今天刚过完生日，三十了", "我叫陈志明，三十二岁": a bare age
                        r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁?了|岁$))")
 # A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
 # when someone else is named in it, or it opens on a name ("小王对花生过敏，也不吃虾").
 _ZH_OTHERS = re.compile(r"(?<![吉其])(?:他|她|它)|你|您|我的|我们|我(?:妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|"
                         r"同事|家)|妈妈|爸爸|老公|老婆|儿子|女儿|孩子|朋友|同事|老板|领导|男朋友|女朋友|闺蜜|室友|邻居|大家|别人"
-                        r"|先生|太太|爱人|媳妇|丈夫|妻子|前夫|前妻|前任")
+                        r"|先生|太太|爱人|媳妇|丈夫|妻子|前夫|前妻|前任|我(?:娘|爹|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|"
+                        r"姥爷|导师|发小|死党|哥们)")
 # A clause without a subject opens on a time ("今天刚过完生日"), on "在" ("在重庆待了两年") or on a verb
 # and its aspect ("考了教资"); "主角叫李雷" opens on a subject.
 _ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|终于|现在|目前|"
@@ -81,9 +90,16 @@ _ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几�
                         r"|[\u4e00-\u9fff]{1,4}(?:早就|已经|也|都)?不[\u4e00-\u9fff]了$)")
 # A sentence about the user starts with "我" (not "我的…" or "我们…" or "我妈…").
 _ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|先生|太太|爱人|媳妇|丈夫|妻子|"
-                      r"男朋友|女朋友|对象|孩子|娃|家|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任)")
+                      r"男朋友|女朋友|对象|孩子|娃|家(?!乡)|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任|"
+                      # kin and mentors by any of their names ("我娘叫…", "我最好的朋友…", "我导师…")
+                      r"娘|爹|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅|姑|叔|姨|表|堂|导师|老师|同学|发小|死党|"
+                      r"哥们|闺蜜|师兄|师姐|最好的|最要好的|"
+                      # "我有个女儿，今年五岁": what follows is said of her
+                      r"有(?:一|两|三)?(?:个|位)?(?:儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|闺女|宝宝|娃))")
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_ZH_LIST_TAIL = re.compile(r"^(?:还有|以及|外加)")
+_ZH_HAS_KIN = re.compile(r"^我有(?:一)?(?:个|位)(儿子|女儿|闺女|哥哥|姐姐|弟弟|妹妹)$")
 
 
 def is_chinese(text: str) -> bool:
@@ -100,7 +116,15 @@ def clauses(sentence: str) -> list[str]:
     if is_chinese(sentence):
         parts = [zh_own(without_fillers(p)) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
         parts = [p for p in parts if p]
+        # "书法、钓鱼，还有养花": the last item of a list said after a comma belongs to the list
+        for i in range(len(parts) - 1, 0, -1):
+            if _ZH_LIST_TAIL.match(parts[i]) and re.search(r"[、：:]", parts[i - 1]):
+                parts[i - 1:i + 1] = [parts[i - 1] + "、" + _ZH_LIST_TAIL.sub("", parts[i])]
         out = [with_zh_subject(p) for p in parts[:1]]
+        # "我有个女儿，今年五岁，叫朵朵": who the user has is the subject of what follows
+        if out and (kin := _ZH_HAS_KIN.match(out[0])):
+            return out + [p if re.match(r"[我他她你]", p) else "我" + kin.group(1) + _ZH_CONNECTOR.sub("", p)
+                          for p in parts[1:]]
         unsaid = bool(out) and bool(_ZH_UNSAID.match(out[0])) and not _ZH_OTHERS.search(sentence)
         for part in parts[1:]:
             bare = _ZH_CONNECTOR.sub("", part)
@@ -240,6 +264,8 @@ _HAS_CONJUNCTION = re.compile(r"\b(?:and|or|&|as well as|plus)\b|、|和|跟|以
 def clean_object(value: str) -> str:
     value = value.strip(" '\"“”‘’,")
     if is_chinese(value):
+        # "我最爱喝的是美式咖啡": the thing is what the cleft names
+        value = re.sub(r"^(?:吃|喝|看|听|玩)?的(?:是|就是)", "", value)
         for _ in range(3):
             value = _ZH_TRAIL.sub("", value).strip()
         # "但又特别爱吃": a verb alone is no thing liked
