@@ -50,8 +50,7 @@ from ...domain.recall.lexical import (
 from ...domain.recall.query import QueryIntent, content_terms, lexical_text
 from ...domain.records import SessionRef
 from ...errors import EngramError, StoreUnavailable
-from ..archival import original_turns
-from ..privacy import reveal_episode, reveal_items, reveal_turn
+from ..privacy import reveal_episode, reveal_items
 
 # Events the per-user cap pushed out of the hot tier still answer, a little behind the rest.
 COLD_TIER_FACTOR = 0.9
@@ -392,23 +391,3 @@ def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, 
     unrelated = deps.embedder.unrelated_cosine
     return [i.memory_id for i, text in zip(candidates, texts, strict=True)
             if best_cosine(vectors, text, unrelated) >= recipe.unheard_closeness]
-
-
-def read_originals(deps: Dependencies, scope: Scope, hits: list[RecallItem]) -> list[RecallItem]:
-    """Verbatim originals behind the episodes found (asked for with "exactly", "原话", ...)."""
-    wanted = [m for item in hits for m in item.provenance.get("message_ids", [])][:20]
-    items = []
-    # Turns older than the hot window come from the S3 archive (their chunks may be dropped),
-    # the rest, and anything the archive cannot give, from the turn log.
-    for turn in original_turns(deps, scope, hits, wanted) if wanted else []:
-        turn = reveal_turn(deps.keys, scope, turn)
-        if turn["content"] is None:
-            continue
-        items.append(RecallItem(
-            memory_id=f"turn:{turn['message_id']}", layer="archive", type="original_turn",
-            text=f"{turn['role']} said: {turn['content']}", confidence=1.0, decayed_confidence=1.0,
-            trust_source="user", needs_confirmation=False, valid_from=_iso(turn["client_ts"]), valid_to=None,
-            score=0.0, relevance=0.0,
-            provenance={"message_ids": [turn["message_id"]], "session_id": turn["session_id"],
-                        "device_id": turn["device_id"], "ts": _iso(turn["client_ts"])}))
-    return items

@@ -17,7 +17,7 @@ from aws_lambda_powertools import Logger
 from ...dependencies import Dependencies
 from ...domain.recall.lexical import load_segmenter
 from ...domain.recall.query import QueryIntent
-from . import readers
+from . import originals, readers
 from .request import RecallContext, StepResult
 
 log = Logger(child=True)  # the handler's Logger (POWERTOOLS_SERVICE_NAME) formats and ships it
@@ -76,7 +76,7 @@ def asked_about(intent: QueryIntent, signals: dict) -> QueryIntent:
 
 def _originals(deps: Dependencies, ctx: RecallContext, inputs: dict) -> StepResult:
     hits = inputs.get("episodes", [])[:ctx.request.k]
-    return StepResult("archive", readers.read_originals(deps, ctx.request.scope, hits))
+    return StepResult("archive", originals.read_originals(deps, ctx.request.scope, hits))
 
 
 SESSION = Read("session", "session", _session, stores=("redis",))
