@@ -166,3 +166,13 @@ def test_the_export_shows_turns_whose_layers_are_pending(deps, scope):
     said(deps.with_(episodes=failing(deps.episodes, "put")), scope, "I collect vintage stamps.", "m1", NOW)
     document = export_document(deps, scope)
     assert [t["content"] for t in document["turns"]] == ["I collect vintage stamps."]
+
+
+def test_both_recall_runners_say_what_is_pending(deps, scope):
+    from tests.unit.support import recall_through_lambdas
+
+    said(deps.with_(episodes=failing(deps.episodes, "put")), scope, "I'm training for the Berlin marathon.", "m1", NOW)
+    request = RecallRequest.parse(scope, "which marathon am I training for?", now=NOW.isoformat())
+    in_process, per_step = recall(deps, request), recall_through_lambdas(deps, request)
+    assert in_process["memory_pending"] == per_step["memory_pending"] == ["episodes"]
+    assert in_process["no_record"] is per_step["no_record"] is False

@@ -9,12 +9,10 @@ session -> (tasks | profile | episodes) -> originals (when verbatim detail is as
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
 from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ...dependencies import Dependencies
-from ...domain.model import Scope
 from ...domain.recall import metrics
 from ...domain.recall.fusion import (
     HYBRID,
@@ -29,7 +27,6 @@ from ...domain.recall.fusion import (
 )
 from ...domain.recall.lexical import TopicWords
 from ...domain.recall.query import analyse, expand_with_session
-from ...errors import StoreUnavailable
 from ..chain import Chain, Parallel, Step
 from .request import RecallContext, RecallRequest, StepResult
 from .steps import (
@@ -123,12 +120,11 @@ class RecallPlan:
         """This plan as ``service.chain``'s runners run it."""
         return _chain(self)
 
-    def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None,
-               pending: Collection[str] = ()) -> dict:
+    def finish(self, ctx: RecallContext, results: list[StepResult], started: float | None = None) -> dict:
         """Fuse what came back, apply the guard, write the context block: the response. ``started``
         (``time.perf_counter()`` when the request began) gives the total; without it (one Lambda per
-        step) the total is the steps' own time plus fusion's. ``pending``: the layers with writes
-        of this user still being caught up (``domain.ingest.pending.Layer`` values)."""
+        step) the total is the steps' own time plus fusion's. The tasks step reports the layers
+        with writes of this user still being caught up (``domain.ingest.pending.Layer`` values)."""
         fuse_started = time.perf_counter()
         by_step = {r.step: r for r in results}
         layers_ = {s.layer: by_step[s.name].items if s.name in by_step else [] for s in self.steps()}
@@ -146,7 +142,7 @@ class RecallPlan:
         # "No record" is a claim about every layer that could hold the answer: one that did not
         # answer (down, late, breaker open) makes it a claim nobody checked.
         unavailable = [name for name in degraded if name in self.answering()]
-        pending = sorted(pending)
+        pending = list(by_step["tasks"].fields.get("pending", ())) if "tasks" in by_step else []
         no_record = not found and not unavailable and not pending
         if pending:
             block = "\n".join([*([context_block(items, self.recipe.context_tokens, intent.temporal)] if items else []),
@@ -231,19 +227,12 @@ def _answer(deps: Dependencies, plan: RecallPlan, g: Gathered) -> dict:
     """The answer, and its datapoints recorded where it is made: in the process that fused it,
     whichever runner ran the steps, so each answer is counted once."""
     results = list(g.results)
-    answer = plan.finish(g.ctx, results, g.started, _pending_layers(deps, g.request.scope))
+    answer = plan.finish(g.ctx, results, g.started)
     session = g.result(plan.first.name)
     hit = None if g.request.ref is None else bool(session and session.items)
     deps.metrics.record(metrics.answered({r.step: r.ms for r in results}, bool(answer["degraded"]),
                                          answer["no_record"], hit, answer["timings_ms"]["total"]))
     return answer
-
-
-def _pending_layers(deps: Dependencies, scope: Scope) -> set[str]:
-    try:
-        return deps.pending.layers(scope)
-    except StoreUnavailable:  # its database is the turn log's: no write was accepted meanwhile
-        return set()
 
 
 RECALL_PLAN = RecallPlan(first=SESSION, parallel=(TASKS, PROFILE, EPISODES), verbatim=ORIGINALS)

@@ -45,7 +45,11 @@ def _session(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResul
 
 
 def _tasks(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    return StepResult("tasks", readers.read_tasks(deps, ctx.request.scope, ctx.intent))
+    # The layers with this user's writes still being caught up live in the same database as the
+    # tasks: read here, so the fuse step stays pure (and reads no store) under either runner.
+    pending = sorted(deps.pending.layers(ctx.request.scope))
+    return StepResult("tasks", readers.read_tasks(deps, ctx.request.scope, ctx.intent),
+                      fields={"pending": pending} if pending else {})
 
 
 def _profile(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
