@@ -35,11 +35,12 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+")
 # Function words a Chinese question is built of: a run of characters is cut at them before its
 # bigrams are taken, so "我什么时候去看的牙医" is matched on 去看 and 牙医, not on 么时 or 的牙.
-_ZH_FUNCTION = re.compile("|".join(sorted(
+_ZH_FUNCTION_WORDS = frozenset(
     "什么 为什么 时候 哪里 哪儿 哪个 怎么 怎样 多少 是不是 有没有 还记得 记得 之前 以前 上次 告诉 说过 提过 "
     "一下 这个 那个 "
     # Single characters only where they are almost never inside a word (not 过 of 过敏, 了 of 了解).
-    "我们 你们 他们 她们 我 你 他 她 它 的 吗 呢 吧 啊 谁 哪".split(), key=len, reverse=True)))
+    "我们 你们 他们 她们 我 你 他 她 它 的 吗 呢 吧 啊 谁 哪".split())
+_ZH_FUNCTION = re.compile("|".join(sorted(_ZH_FUNCTION_WORDS, key=len, reverse=True)))
 # Rarity is counted as if every user had at least this many more events without the term: with
 # three events, a word in all three is still a good sign; with six hundred, it is not.
 PRIOR_DOCS = 20
@@ -173,9 +174,8 @@ _TIME_WORDS = frozenset(
 
 # Words a Chinese question is built of that say nothing of what it is about: the function words
 # above and the ways of asking about memory and time.
-_ZH_NOT_TOPIC = frozenset(
-    "什么 为什么 时候 哪里 哪儿 哪个 怎么 怎样 多少 是不是 有没有 还记得 记得 之前 以前 上次 告诉 说过 提过 "
-    "一下 这个 那个 我们 你们 他们 她们 自己 知道 觉得 一个 一些 有些 还是 就是 可以 现在 目前 最近 今天 昨天 "
+_ZH_NOT_TOPIC = _ZH_FUNCTION_WORDS | frozenset(
+    "自己 知道 觉得 一个 一些 有些 还是 就是 可以 现在 目前 最近 今天 昨天 "
     "明天 今年 去年 明年 上周 下周 上个月 下个月 当时 那时 那天 后来 然后 已经 还有 没有 是否 如何 多久 几点 几次 "
     "一次 问过 聊过 讲过 说的 说了 提到 推荐 建议 哪些 哪天 哪年 哪家 几岁 几个 几年 几天 多大 多长 多远 "
     "怎么样 什么样 干什么 做什么".split())

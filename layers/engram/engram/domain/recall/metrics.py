@@ -1,4 +1,5 @@
-"""What a recall reports to monitoring: the metric names, and the datapoints of one recall.
+"""What the service reports to monitoring: the metric names, the datapoints of one recall, and
+those of one catch-up run (the writes a derived layer missed, ``backlog``).
 
 These names are the contract between the code and ``template.yaml``'s alarms and dashboard
 (``tests/unit/test_alarm_metrics.py`` checks that every alarm watches one of them, in this

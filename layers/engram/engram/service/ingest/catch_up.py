@@ -71,13 +71,13 @@ def _apply(deps: Dependencies, row: dict, now: datetime) -> str:
     try:
         with write_lease(deps, scope) as state:
             batch = pending_batch(deps, row)
-            if layer is Layer.WORKING_MEMORY:
-                kept = tuple(i for i in batch.items
-                             if not outlived(layer, i.turn.client_ts, now, deps.settings.session_ttl_s))
-                if not kept:
-                    deps.pending.done(row["seq"])
-                    return "expired"
-                batch = replace(batch, items=kept)
+            # What the layer would already have let go is not written late (``outlived``).
+            kept = tuple(i for i in batch.items if not outlived(layer, i.turn.client_ts, now,
+                                                                deps.settings.session_ttl_s))
+            if not kept:
+                deps.pending.done(row["seq"])
+                return "expired"
+            batch = replace(batch, items=kept)
             _, audit = WRITERS[layer](deps, Derivation(batch, state))
             if audit:
                 deps.audit.append(scope, audit)

@@ -292,8 +292,8 @@ def write_profile(deps: Dependencies, derivation: Derivation) -> tuple[list[dict
     extracted, audit = [], []
     if not state.long_term_consent or state.child_mode:
         return extracted, audit
-    for item in derivation.batch.items:
-        for fact in (f for f in item.facts if f.is_fact) if item.event is not None else ():
+    for item in (i for i in derivation.batch.items if i.event is not None):
+        for fact in (f for f in item.facts if f.is_fact):
             action, before, after = deps.graph.upsert_fact(scope, protect_fact(deps.keys, scope, Fact(
                 predicate=fact.predicate, object=fact.object, confidence=fact.confidence, source=fact.source,
                 message_ids=(fact.message_id,), valid_from=fact.occurred_at,

@@ -144,12 +144,12 @@ class RecallPlan:
         unavailable = [name for name in degraded if name in self.answering()]
         pending = list(by_step["tasks"].fields.get("pending", ())) if "tasks" in by_step else []
         no_record = not found and not unavailable and not pending
-        if pending:
+        # What could not be checked is said after what was found, never replaced by "no record".
+        caveats = [*([unavailable_block(unavailable)] if unavailable else []),
+                   *([pending_block(pending)] if pending else [])]
+        if caveats:
             block = "\n".join([*([context_block(items, self.recipe.context_tokens, intent.temporal)] if items else []),
-                               *([unavailable_block(unavailable)] if unavailable else []), pending_block(pending)])
-        elif unavailable:
-            block = "\n".join([*([context_block(items, self.recipe.context_tokens, intent.temporal)] if items else []),
-                               unavailable_block(unavailable)])
+                               *caveats])
         else:
             block = NO_RECORD_BLOCK if no_record else context_block(items, self.recipe.context_tokens, intent.temporal)
         timings = {name: 0.0 for name in TIMING_KEYS}
