@@ -19,6 +19,7 @@ pytestmark = pytest.mark.stack
 def test_the_scheduled_catch_up_writes_what_a_stopped_store_missed(api_url, api_key, refresh_episodes):
     headers = {"Authorization": f"Bearer {api_key}"}
     user = f"e2e-catch-{uuid.uuid4().hex[:8]}"
+    _until_healthy(api_url)
     opensearch = OpenSearch()
     opensearch.stop()
     try:
@@ -40,3 +41,13 @@ def test_the_scheduled_catch_up_writes_what_a_stopped_store_missed(api_url, api_
         # The schedule fires every minute; a run then applies what waits within seconds.
         assert time.monotonic() - back < 150, answer
         time.sleep(3)
+
+
+def _until_healthy(api_url: str, seconds: float = 60) -> None:
+    """Every store answers the deployed API first: a PostgreSQL restarted by an earlier test leaves
+    the warm functions a pooled connection that fails once (a 503) before the pool drops it."""
+    started = time.monotonic()
+    while httpx.get(f"{api_url}/v1/health", timeout=30).json().get("status") != "ok":
+        assert time.monotonic() - started < seconds, "the deployed API did not become healthy"
+        time.sleep(1)
+
