@@ -353,13 +353,14 @@ def test_a_repeat_in_a_long_batch_folds_whatever_the_group_size(settings, alice,
     deps = fake_deps(settings.model_copy(update={"embed_group": group}))
     first = run_ingest(deps, alice, body(message("Morning, how are you?", "a-0"),
                                          message("I really enjoy long walks by the river.", "a-1"), session="a"))
-    target = first["extracted"][1]["memory_id"]
+    greeting, target = (e["memory_id"] for e in first["extracted"])
     result = run_ingest(deps, alice, long_batch("b", at=T0.replace(hour=12), p8="Morning, how are you?",
                                                 p9="I really enjoy long walks by the river."))
-    assert result["extracted"][9]["memory_id"] == target
+    # Each turn is embedded alone: the greeting said again is a repeat too, whatever came before it.
+    assert [e["memory_id"] for e in result["extracted"][8:10]] == [greeting, target]
     assert len({e["memory_id"] for e in result["extracted"]}) == 20
     stored = {d["event_id"]: d for d in episodes(deps, alice)}
-    assert len(stored) == 2 + 19 and event_id(alice, "b-9") not in stored
+    assert len(stored) == 2 + 18 and not {event_id(alice, "b-8"), event_id(alice, "b-9")} & stored.keys()
     assert stored[target]["message_ids"] == ["a-1", "b-9"] and stored[target]["merged_count"] == 2
 
 
@@ -393,18 +394,18 @@ def test_a_group_that_fails_to_write_leaves_the_episodes_pending_and_the_retry_f
     assert len(episodes(deps, alice)) == 20
 
 
-def test_a_users_turn_after_the_assistants_long_answer_is_embedded_alone(deps, alice):
+def test_each_turn_is_embedded_alone_with_the_turn_before_it_kept_as_its_context(deps, alice):
     run_ingest(deps, alice, body(
         message("Any ideas for dinner?", "m1"),
         message("Try a miso-glazed salmon with rice, or a quick vegetable curry; both take 30 minutes.", "m2",
                 role="assistant"),
         message("Our balcony faces south, by the way.", "m3"),
         message("Yes, last week!", "m4")))
-    vectors = {d["message_ids"][0]: d["vector"] for d in deps.episodes.docs.values()}  # as stored
+    stored = {d["message_ids"][0]: d for d in deps.episodes.docs.values()}
     embed = deps.embedder.embed
-    # The answer with the request it answered; the user's words after it alone; a reply after the
-    # user's own turn with it, the thread it continues.
-    assert vectors["m2"] == embed(["Any ideas for dinner?\nTry a miso-glazed salmon with rice, or a quick vegetable "
-                                   "curry; both take 30 minutes."])[0]
-    assert vectors["m3"] == embed(["Our balcony faces south, by the way."])[0]
-    assert vectors["m4"] == embed(["Our balcony faces south, by the way.\nYes, last week!"])[0]
+    # Its own words only (the neighbours lend relevance at recall); the turn before it is matched
+    # lexically, and an answer names the request it answered.
+    for mid in ("m1", "m2", "m3", "m4"):
+        assert stored[mid]["vector"] == embed([stored[mid]["text"]])[0]
+    assert stored["m4"]["context"] == "Our balcony faces south, by the way."
+    assert stored["m2"]["reply_to"] == "m1" and "reply_to" not in stored["m3"]

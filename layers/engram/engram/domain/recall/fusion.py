@@ -82,6 +82,14 @@ class RecallRecipe:
     unheard_share: float = 0.6
     unheard_closeness: float = 0.30
     unheard_checked: int = 3
+    # A turn's score plus this share of its best neighbour's (``neighbours.with_neighbours``), each
+    # turn embedded alone. Chosen on a plain e5 search over every turn (dense baseline 0.805 English
+    # dev, 0.884 Chinese dev): 0.3 gave 0.841 / 0.910, 0.5 0.863 / 0.895; the held-out sets, not
+    # used to choose, 0.758 -> 0.786 (English) and 0.867 -> 0.896 (Chinese) at 0.3. In Engram
+    # (recall@10, consent): English dev 0.805 -> 0.829, Chinese dev 0.899 -> 0.897, held-out
+    # English 0.739 -> 0.758, Chinese 0.839 -> 0.858 (with the assistant's answers no longer
+    # embedded with their requests).
+    neighbour_weight: float = 0.3
     context_tokens: int = 600
     layer_weights: tuple[tuple[str, float], ...] = (("session", 1.2), ("task", 1.0), ("profile", 1.1),
                                                      ("episode", 1.0), ("archive", 0.9))

@@ -63,11 +63,11 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
 
 
 def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list,
-                    sealed_ids: set[str]) -> tuple[dict[str, str], dict[str, str], set[str]]:
-    """For each turn, the text of the turn before it in the session (this batch or earlier); empty
-    after a sealed turn, whose words must not reach a neighbour's event in clear. For each
-    assistant turn that follows one of the user's, the request it answered (its message id); and
-    the user's turns that follow the assistant's, whose words are embedded alone."""
+                    sealed_ids: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """For each turn, the text of the turn before it in the session (this batch or earlier; found
+    lexically beside the turn's own words); empty after a sealed turn, whose words must not reach
+    a neighbour's event in clear. For each assistant turn that follows one of the user's, the
+    request it answered (its message id)."""
     try:
         earlier = [t for t in deps.sessions.get(ref).turns if t["client_ts"] < _iso(turns[0].client_ts)]
     except StoreUnavailable:  # working memory down: the batch's first turn is embedded without its lead-in
@@ -77,16 +77,14 @@ def _previous_turns(deps: Dependencies, ref: SessionRef, turns: list,
         logged = deps.turns.turns(ref.scope, [earlier[-1]["message_id"]])
         previous = "" if any(crypto.is_sealed(row["content"]) for row in logged) else earlier[-1]["content"]
         previous_id, previous_role = earlier[-1]["message_id"], earlier[-1].get("role")
-    out, answered, after_assistant = {}, {}, set()
+    out, answered = {}, {}
     for turn in turns:
         out[turn.message_id] = previous[:CONTEXT_CHARS]
-        if previous_role == Role.ASSISTANT.value and turn.role is Role.USER:
-            after_assistant.add(turn.message_id)
         if turn.role is Role.ASSISTANT and previous_role == Role.USER.value and previous_id:
             answered[turn.message_id] = previous_id
         previous = "" if turn.message_id in sealed_ids else turn.content
         previous_id, previous_role = turn.message_id, turn.role.value
-    return out, answered, after_assistant
+    return out, answered
 
 
 def _fold_duplicates(docs: list[dict], hits: list[list[dict]]) -> tuple[dict, dict, list[AuditEntry]]:
@@ -166,24 +164,23 @@ def write_episodes(deps: Dependencies, derivation: Derivation) -> tuple[list[dic
         return [], []
     sealed = {item.turn.message_id for item in items if item.event.sensitive} if not child else set()
     ref = SessionRef(batch.scope, batch.device_id, batch.session_id)
-    context, answered, after_assistant = _previous_turns(deps, ref, [item.turn for item in batch.items], sealed)
-    return _write_episodes(batch, deps, child, context, answered, after_assistant, items, set(derivation.new_ids))
+    context, answered = _previous_turns(deps, ref, [item.turn for item in batch.items], sealed)
+    return _write_episodes(batch, deps, child, context, answered, items, set(derivation.new_ids))
 
 
 def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, context: dict[str, str],
-                    answered: dict[str, str], after_assistant: set[str],
-                    items: list[ExtractedTurn], new_ids: set[str]) -> tuple[list[dict], list[AuditEntry]]:
+                    answered: dict[str, str], items: list[ExtractedTurn],
+                    new_ids: set[str]) -> tuple[list[dict], list[AuditEntry]]:
     scope = batch.scope
     docs = [_event_doc(batch, item, child, context.get(item.turn.message_id, ""), answered.get(item.turn.message_id))
             for item in items]
-    alone = {event_id(scope, message_id) for message_id in after_assistant}
     # A retry (the turn log had the message) must not overwrite what happened to its event since:
     # merges, feedback, forgetting. An event the first attempt never stored (it crashed after the
     # turn log) is written now: the retry finishes the job.
     stored = {d["event_id"] for d in docs if d["message_ids"][0] not in new_ids
               and deps.episodes.get(scope, d["event_id"]) is not None}
     fresh = [d for d in docs if d["event_id"] not in stored]
-    merged_into, merges, audit = _index_in_groups(deps, scope, fresh, embed=not child, alone=alone)
+    merged_into, merges, audit = _index_in_groups(deps, scope, fresh, embed=not child)
     to_index = [d for d in fresh if d["event_id"] not in merged_into]
     extracted = [{"memory_id": merged_into.get(doc["event_id"], doc["event_id"]), "kind": "episode",
                   "type": doc["type"], "summary": doc["summary"], "confidence": doc["confidence"], "tags": doc["tags"]}
@@ -196,8 +193,8 @@ def _write_episodes(batch: ExtractedBatch, deps: Dependencies, child: bool, cont
     return extracted, audit
 
 
-def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict], embed: bool,
-                     alone: set[str] = frozenset()) -> tuple[dict, dict, list[AuditEntry]]:
+def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict],
+                     embed: bool) -> tuple[dict, dict, list[AuditEntry]]:
     """Embed ``docs`` group by group; each group is indexed at once (and, with a vector, checked
     for the events it repeats) while the next is embedded. The repeats found are then folded in
     one more bulk request: their docs deleted, their targets merged. A crash before the fold
@@ -210,7 +207,10 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict], embed: 
         for start in range(0, len(docs), size):
             group = docs[start:start + size]
             if embed:
-                texts = [_embedded_text(d, d["event_id"] in alone) for d in group]
+                # Each turn alone: its neighbours lend it their relevance at recall
+                # (``RecallRecipe.neighbour_weight``), which a turn's context written into its
+                # vector blurred (an answer embedded with its request matched both, and neither well).
+                texts = [d["text"] for d in group]
                 for doc, vector in zip(group, deps.embedder.embed(texts), strict=True):
                     doc["vector"] = vector
                 checked.append((group, deps.runtime.submit(_WRITES, deps.episodes.nearest_of_type, scope,
@@ -229,16 +229,6 @@ def _index_in_groups(deps: Dependencies, scope: Scope, docs: list[dict], embed: 
     if merged_into:
         deps.episodes.put(scope, [], merges=merges, drop=list(merged_into))
     return merged_into, merges, audit
-
-
-def _embedded_text(doc: dict, alone: bool) -> str:
-    """What an event's vector is made of: the turn with the one before it, the thread it continues
-    ("Yes, last week!" means nothing alone; an assistant's answer is found by the request it
-    answered); a user's turn right after the assistant's ``alone``: the assistant's long answer
-    drowns it. On the Chinese dialogue set a plain e5 search over every turn found 0.884 of the
-    evidence in its top 10 with each turn alone, 0.759 with the turn before it, 0.881 with the
-    context kept for the assistant's answers only."""
-    return f"{doc['context']}\n{doc['text']}" if doc["context"] and not alone else doc["text"]
 
 
 def _put_group(deps: Dependencies, scope: Scope, group: list[dict]) -> None:

@@ -47,6 +47,7 @@ from ...domain.recall.lexical import (
     weights,
     what_is_asked,
 )
+from ...domain.recall.neighbours import adjacent, with_neighbours
 from ...domain.recall.query import QueryIntent, content_terms, lexical_text
 from ...domain.records import SessionRef
 from ...errors import EngramError, StoreUnavailable
@@ -278,6 +279,9 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         answers = threads
         for i, request in threads.items():
             scores[i] = max(scores.get(i, 0.0), scores.get(request, 0.0))
+    # A turn next to a strong match is likelier the answer than one as weak elsewhere.
+    scores = with_neighbours(scores, adjacent({i: (d.get("session_id") or "", d["ts"]) for i, d in docs.items()}),
+                             recipe.neighbour_weight)
     # A name the user says everywhere (their own) is not what is asked about; another one is, and
     # an event without it is not a record of it, however close its wording.
     foreground = [n for n in intent.names if n not in background]
