@@ -199,3 +199,18 @@ def test_relevance_across_languages_is_stretched_by_what_a_translation_scores():
 def test_a_title_is_a_name_only_after_a_surname(query, names):
     # "拍片医生" is an X-ray and a doctor, not a Dr. Pian every record would have to name.
     assert names_in(query) == names
+
+
+def test_what_the_user_did_is_found_in_their_own_words_before_the_assistants_echo(deps, consenting):
+    # The reply is shorter and all about the question's words: without ``assistant_factor`` it led.
+    turns = [("Long week: work was busy, my sister visited from Leeds, and I skipped two runs because the baby "
+              "had a growth spurt.", "user"),
+             ("Skipped runs in a growth spurt week are normal: two skipped runs, no harm.", "assistant")]
+    messages = [message(text, f"m{i}", T0 + timedelta(minutes=i), role) for i, (text, role) in enumerate(turns)]
+    run_ingest(deps, consenting, body(*messages))
+    episodes = [i for i in ask(deps, consenting, "Why did I skip runs?")["items"] if i["layer"] == "episode"]
+    assert [i["type"] for i in episodes] == ["fact", "assistant"]
+    # Asked for what the assistant said, its words come first.
+    said = [i for i in ask(deps, consenting, "What did you tell me about skipped runs?")["items"]
+            if i["layer"] == "episode"]
+    assert said[0]["type"] == "assistant"

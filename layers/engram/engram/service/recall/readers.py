@@ -317,6 +317,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         score *= 0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)
         if intent.about_assistant and doc["type"] == EventType.ASSISTANT:
             score *= 1 + recipe.assistant_boost
+        elif doc["type"] == EventType.ASSISTANT:
+            score *= recipe.assistant_factor
         if doc.get("evicted"):
             score *= COLD_TIER_FACTOR
         # An answer found through its request is as relevant as the request.
