@@ -14,6 +14,9 @@ from engram.domain.recall.fusion import HYBRID, NO_RECORD_BLOCK
 from engram.domain.recall.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, StepResult, run_in_process
 from engram.service.recall.readers import read_episodes
+from engram.service.users import set_consent
+from tests.fakes import fake_deps
+from tests.fakes.gateways import HashingEmbedder
 from tests.unit.support import failing, say, slow
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)
@@ -158,3 +161,22 @@ def test_lost_originals_do_not_make_an_absence_unchecked(alice):
         StepResult.failed("archive", "StoreUnavailable")]
     answer = RECALL_PLAN.finish(RECALL_PLAN.context(request, {}), results)
     assert answer["no_record"] is True and answer["degraded"] == ["archive"] and answer["memory_unavailable"] == []
+
+
+class _GreetingNearEverything(HashingEmbedder):
+    """As e5 does with a greeting embedded alone: "Hello! How are you today?" sits next to any
+    short question about the user."""
+
+    def _vector(self, text: str) -> list[float]:
+        return super()._vector("near" if "How are you" in text or "birthday" in text else text)
+
+
+def test_a_greeting_near_the_question_by_meaning_alone_is_no_record_of_it(settings, alice):
+    deps = fake_deps(settings, embedder=_GreetingNearEverything())
+    set_consent(deps, alice, True, None)
+    say(deps, alice, "Hello! How are you today?", "My wife loves tulips.")
+    answer = ask(deps, alice, "Do you remember my wife's birthday?")
+    assert answer["no_record"], answer["items"]
+    # Said in it, a word of the question makes the greeting a record of it.
+    say(deps, alice, "Hi! How are you? My wife's birthday is on Friday.", at=NOW)
+    assert not ask(deps, alice, "Do you remember my wife's birthday?")["no_record"]

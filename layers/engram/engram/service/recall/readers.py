@@ -342,6 +342,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             if recipe.unnamed_factor <= 0 or intent.overview or not any(df.get(n) for n in foreground):
                 continue
             score *= recipe.unnamed_factor
+        if doc["type"] in _NO_SUBSTANCE:
+            # "Hello! How are you today?" embedded alone is near every question; only a word of
+            # the question in it ("你好 我空腹血糖 8.3") makes a greeting a record of it.
+            relevance = min(relevance, weighted_overlap(evidence, tokens[event_id]))
         items.append(_episode_item(doc, now, score, relevance, texts[thread] if thread else ""))
     return sorted(items, key=lambda i: i.score, reverse=True)
 
