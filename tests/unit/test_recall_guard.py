@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.recall.cues import is_memory_question, names_in, topic_of
+from engram.domain.recall.cues import in_users_voice, is_memory_question, names_in, topic_of
 from engram.domain.recall.fusion import HYBRID, NO_RECORD_BLOCK
 from engram.domain.recall.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, StepResult, run_in_process
@@ -180,3 +180,37 @@ def test_a_greeting_near_the_question_by_meaning_alone_is_no_record_of_it(settin
     # Said in it, a word of the question makes the greeting a record of it.
     say(deps, alice, "Hi! How are you? My wife's birthday is on Friday.", at=NOW)
     assert not ask(deps, alice, "Do you remember my wife's birthday?")["no_record"]
+
+
+@pytest.mark.parametrize(("asked", "voiced"), [
+    ("Where does the user's sister live?", "Where does my sister live?"),
+    ("What exercise did the assistant recommend for the user's knee?", "What exercise did you recommend for my knee?"),
+    ("Which club did this user quit?", "Which club did I quit?"),
+    ("用户的猫叫什么？", "我的猫叫什么？"),
+    ("助手给该用户推荐过哪本书？", "你给我推荐过哪本书？"),
+    # Not the user: left as asked.
+    ("What is my username?", "What is my username?"),
+    ("How many users does the app have?", "How many users does the app have?"),
+])
+def test_a_question_about_the_user_is_asked_in_the_voice_the_memories_were_said_in(asked, voiced):
+    assert in_users_voice(asked) == voiced
+
+
+class _RecordingEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_query(self, texts: list[str]) -> list[list[float]]:
+        self.queries.extend(texts)
+        return super().embed_query(texts)
+
+
+def test_an_agent_asking_about_the_user_in_the_third_person_searches_in_the_users_own_voice(settings, alice):
+    embedder = _RecordingEmbedder()
+    deps = fake_deps(settings, embedder=embedder)
+    say(deps, alice, "My sister moved to Leeds last spring.")
+    answer = ask(deps, alice, "Where does the user's sister live?")
+    assert any("my sister" in q for q in embedder.queries), embedder.queries
+    assert not any("user" in q for q in embedder.queries), embedder.queries
+    assert "Leeds" in str(answer["items"])

@@ -142,6 +142,27 @@ def topic_of(query: str) -> str:
     return topic if re.search(r"\w", topic) else query
 
 
+
+# An agent asks about the user in the third person ("Where does the user's sister live?",
+# "用户的猫叫什么"); the user said it in the first ("my sister moved to Leeds", "我家猫叫糯米"); the
+# assistant's turns say "I" where a question says "the assistant". A sentence embeds nearer its
+# own voice: what is embedded is asked in the voice the memories were said in. Lexically nothing
+# changes ("user" and 用户 are function words there).
+_VOICE = [(re.compile(p, re.IGNORECASE), r) for p, r in (
+    (r"\b(?:the|this) user(?:['’]s|s['’])", "my"), (r"\b(?:the|this) user\b", "I"),
+    (r"\bthe assistant(?:['’]s)", "your"), (r"\bthe assistant\b", "you"),
+    (r"(?:该|这位|这个)?用户(?:本人|自己)?", "我"), (r"助手", "你"),
+)]
+
+
+def in_users_voice(topic: str) -> str:
+    """``topic`` as the user would have asked it: the user in the first person, the assistant in
+    the second."""
+    for pattern, voice in _VOICE:
+        topic = pattern.sub(voice, topic)
+    return topic
+
+
 # A Chinese name is rarely written apart from its title: a surname and a title (王老师, 张经理,
 # 刘主任), the surname one character (two for 欧阳, 司马, ...: the title is what is matched).
 _ZH_TITLES = "老师 主任 经理 医生 大夫 先生 女士 小姐 阿姨 叔叔 教授 博士 师傅 总监 老板 律师 护士".split()

@@ -14,7 +14,7 @@ from ...domain.lifecycle.decay import decay_confidence, needs_confirmation
 from ...domain.model import PREDICATES, EventType, Predicate, Scope
 from ...domain.privacy.blind_index import index_terms
 from ...domain.profile.beliefs import bears_on_food
-from ...domain.recall.cues import own_names, without_names
+from ...domain.recall.cues import in_users_voice, own_names, without_names
 from ...domain.recall.fusion import (
     RRF_K,
     RecallItem,
@@ -219,7 +219,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
         embedded = without_names(topic, sorted(background_names(intent.names, df, user_docs) | own))
         if not content_terms(embedded):
             embedded = topic
-    vector = deps.embedder.embed_query([embedded])[0] if recipe.dense_weight > 0 else None
+    vector = deps.embedder.embed_query([in_users_voice(embedded)])[0] if recipe.dense_weight > 0 else None
     t1 = time.perf_counter()
     knn = deps.episodes.nearest(scope, vector, recipe.candidates) if vector is not None else []
     lexical, user_docs, df = searching.result()
