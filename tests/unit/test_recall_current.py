@@ -24,7 +24,7 @@ def test_a_question_about_now_is_told_apart(query, current):
 def test_the_newest_word_on_a_changed_thing_comes_first(deps, consenting):
     said = ["I ride an old steel road bike to work every day.", "My sister visited and we baked bread.",
             "Work was busy, three meetings and a long review.",
-            "Sold the steel one last week: a gravel bike is my ride now."]
+            "Sold the steel one last week: I ride a gravel bike to work now."]
     messages = [message(text, f"b{i}", T0 + timedelta(days=i * 20)) for i, text in enumerate(said)]
     run_ingest(deps, consenting, body(*messages))
     now = (T0 + timedelta(days=90)).isoformat()
@@ -36,3 +36,26 @@ def test_the_newest_word_on_a_changed_thing_comes_first(deps, consenting):
 def test_lateness_runs_from_the_earliest_to_the_latest_event():
     assert lateness_of({"a": 10.0, "b": 20.0, "c": 15.0}) == {"a": 0.0, "b": 1.0, "c": 0.5}
     assert lateness_of({"a": 5.0, "b": 5.0}) == {} and lateness_of({}) == {}
+
+
+@pytest.mark.parametrize(("query", "topic"), [
+    ("Where do I work now?", "Where do I work?"), ("Where do I live these days?", "Where do I live?"),
+    ("What's my current job?", "What's my job?"), ("Do I still play bass?", "Do I play bass?"),
+    ("我现在住哪儿？", "我住哪儿？"), ("我目前在哪家公司上班？", "我在哪家公司上班？"),
+    # Nothing else asked: the words stay.
+    ("What now?", "What now?"), ("现在呢？", "现在呢？"),
+])
+def test_when_a_question_is_asked_is_not_what_it_is_about(query, topic):
+    intent = analyse(query, T0)
+    assert (intent.topic, intent.current) == (topic, True)
+
+
+def test_a_turn_that_says_now_is_not_about_what_is_asked_now(deps, consenting):
+    said = ["I work at Tidewater since May, the commute is short.",
+            "ok let's do the packing list now", "now the cat is sulking now", "fine, now the budget, now"]
+    messages = [message(text, f"n{i}", T0 + timedelta(days=i)) for i, text in enumerate(said)]
+    run_ingest(deps, consenting, body(*messages))
+    now = (T0 + timedelta(days=30)).isoformat()
+    answer = run_in_process(deps, RecallRequest.parse(consenting, "Where do I work now?", 5, now))
+    episodes = [i for i in answer["items"] if i["layer"] == "episode"]
+    assert "Tidewater" in episodes[0]["text"], [e["text"] for e in episodes]

@@ -26,6 +26,11 @@ _RECENCY = re.compile(r"\b(?:last time|recently|latest|most recent)\b|上次|最
 # the newest word on it answers, and an older one is what it was.
 _CURRENT = re.compile(r"\b(?:now|currently|current|these days|nowadays|anymore|any more|still)\b"
                       r"|现在|目前|如今|还(?![记有是要得能可])[^，。？?]{0,8}[吗不没]", re.I)
+# Those words say when the question is asked, not what about: the lateness of what is found
+# answers them (``current``); matched or embedded they pull towards every turn that says "now".
+_NOW_WORDS = re.compile(r"\b(?:(?:right |just |for |by )?now|currently|current|these days|nowadays|at the moment|"
+                        r"at present|anymore|any more|still)\b", re.I)
+_NOW_WORDS_ZH = re.compile(r"现在|目前|如今")
 _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re.I)
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
               "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
@@ -186,10 +191,18 @@ def _plain(term: str) -> str:
     return term.removesuffix("'s").removesuffix("'")
 
 
+def without_time_of_asking(topic: str) -> str:
+    """``topic`` without the words that say it is asked about now ("Where do I work now?" is about
+    work); a topic that is nothing else keeps them."""
+    left = _NOW_WORDS_ZH.sub("", " ".join(_NOW_WORDS.sub(" ", topic).split()))
+    left = re.sub(r"\s+(?=[?.!,？。！，])", "", left)
+    return left if any(t not in _FRAMING for t in content_terms(left)) else topic
+
+
 def analyse(query: str, now: datetime) -> QueryIntent:
     when, _ = resolve_relative_time(query, now)
     window = (when - timedelta(days=1), when + timedelta(days=1)) if when is not None else named_window(query, now)
-    topic = topic_of(query)
+    topic = without_time_of_asking(topic_of(query))
     overview = bool(_OVERVIEW.search(query.strip()))
     # The cue is no hint: "what did I tell you" is not about age ("told").
     predicates = frozenset(Predicate) if overview else asked_predicates(topic)
