@@ -36,6 +36,8 @@ NOW = T0 + timedelta(days=3)
     "你上次推荐的那本书叫什么？", "你给我举的那个例子变量名叫什么", "你给我推荐过哪些电影？",
     "你之前建议我早饭吃什么来着",
     "助手说过什么关于基金定投的？",
+    "Which car did the assistant lean toward?", "What route had the assistant mapped out for the user?",
+    "What the assistant chose for the user's dinner", "What exercise did the assistant recommend instead?",
 ])
 def test_a_question_about_what_the_assistant_said_is_a_memory_question(query):
     assert asks_what_assistant_said(query) and is_memory_question(query)
@@ -45,6 +47,7 @@ def test_a_question_about_what_the_assistant_said_is_a_memory_question(query):
     "Can you recommend a book?", "What is your recommendation?", "Suggest a snack for me.",
     "What did I tell you about my dog?",
     "你推荐一本书吧", "你说我该怎么办", "给我举个例子", "What do you suggest I cook tonight?",
+    "Should the assistant remind the user tomorrow?",
 ])
 def test_a_request_made_now_is_not_about_what_the_assistant_said(query):
     assert not asks_what_assistant_said(query)

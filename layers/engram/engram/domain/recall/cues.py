@@ -49,8 +49,10 @@ _ASSISTANT_SAID = re.compile(
     r"|(?:your|the assistant's) (?:earlier |previous |last |old )?(?:recommendations?|suggestions?|advice|"
     r"examples?|explanations?|answers?|tips?|ideas?|plans?|lists?|code|snippets?|promises?)(?= (?:for|about|on|"
     r"from|last|earlier|before|you)\b| (?:again|was|were)\b)"
-    r"|(?:did|has) the assistant (?:ever )?(?:" + _SAID_VERBS + r")|the assistant (?:recommended|suggested|said|"
-    r"told|mentioned|explained|gave|showed|wrote|promised))\b"
+    # An agent naming the assistant as who acted asks about its turns, whatever the verb ("Which car
+    # did the assistant lean toward?").
+    r"|(?:did|has|had) the assistant\b|the assistant (?:[a-z]+ed|said|told|gave|showed|wrote|"
+    r"thought|chose|came up with))\b"
     r"|(?:你|您|助手)(?:之前|以前|上次|上回|刚才|那天|昨天|前几天|当时)?(?:给我|跟我|帮我|对我|为我|替我|和我)?"
     r"(?:推荐|建议|说|讲|提|介绍|举|写|列|教|分享|解释|答应|承诺|安排|整理|算|出|发|提醒|告诉|选|起|取|定|做)"
     r"(?:了|出)?(?:过|的)"

@@ -35,8 +35,9 @@ _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
               "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
               "use", "used",
-              # An agent asking about its user in the third person ("Where does the user live?").
-              "user", "user's"}
+              # An agent asking about its user, or the assistant, in the third person ("Where does the
+              # user live?", "What did the assistant suggest?"): who, never what, is asked.
+              "user", "user's", "assistant", "assistant's"}
 # Words that frame the kind of belief asked for without naming a thing ("How many children...",
 # "any health issues", "我对什么过敏"): no object a belief must match.
 _FRAMING = frozenset({"many", "much", "any", "some", "kind", "kinds", "type", "types", "sort", "sorts", "thing",
