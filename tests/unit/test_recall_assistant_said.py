@@ -217,3 +217,19 @@ def test_what_the_user_did_is_found_in_their_own_words_before_the_assistants_ech
     said = [i for i in ask(deps, consenting, "What did you tell me about skipped runs?")["items"]
             if i["layer"] == "episode"]
     assert said[0]["type"] == "assistant"
+
+
+def test_the_user_named_by_an_agent_is_who_is_talking_not_a_name_a_record_must_say(deps, consenting):
+    # Harold signs his letters and the assistant greets him by name: his name is all over his memory,
+    # and the answer about him ("a book for Harold") does not say it.
+    turns = [("Good morning. My knee is stiff after the walk. Harold", "user"),
+             ("Good morning Harold. Gentle stretches and a warm compress help.", "assistant"),
+             ("Good evening. The roses have black spot. Regards, Harold", "user"),
+             ("Good evening Harold. Remove the spotted leaves and spray a fungicide.", "assistant"),
+             ("I would like something to read in the evenings. I love Nevil Shute.", "user"),
+             ("My pick of a book for you: A Town Like Alice, quiet and warm.", "assistant")]
+    messages = [message(text, f"h{i}", T0 + timedelta(days=i), role) for i, (text, role) in enumerate(turns)]
+    run_ingest(deps, consenting, body(*messages))
+    answer = ask(deps, consenting, "What book did the assistant pick for Harold?")
+    assert not answer["no_record"]
+    assert any("A Town Like Alice" in i["text"] for i in answer["items"])

@@ -288,11 +288,12 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     unchecked = [n for n in foreground if not checkable(n, script)]
     foreground = [n for n in foreground if n not in unchecked]
     if signals is not None:
-        if own or unchecked or (background and foreground):
+        if own or unchecked or background:
             # Not asked of a record: the user's own names, the names all over their memories (who is
-            # talking, when another name is what is asked), and names in a script their memories
+            # talking or talked to: the answer to "What book did the assistant pick for Harold?"
+            # asked of Harold's memory does not say "Harold"), and names in a script their memories
             # are not in.
-            signals["own_names"] = sorted(own | set(unchecked) | (set(background) if foreground else set()))
+            signals["own_names"] = sorted(own | set(unchecked) | set(background))
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(topic_terms(terms, han_words), intent.names, df,
                                                                 user_docs, tokens.values(),
