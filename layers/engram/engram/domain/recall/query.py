@@ -23,14 +23,15 @@ _HISTORY = re.compile(r"\b(?:used? to|previously|formerly|history|in the past|be
 _VERBATIM = re.compile(r"\b(?:exactly|verbatim|word for word|exact words|quote)\b|原话|原文|一字不差", re.I)
 _RECENCY = re.compile(r"\b(?:last time|recently|latest|most recent)\b|上次|最近|最新", re.I)
 # The state things are in now ("What bike do I ride now?", "我现在住哪儿？"): where a thing changed,
-# the newest word on it answers, and an older one is what it was.
-_CURRENT = re.compile(r"\b(?:now|currently|current|these days|nowadays|anymore|any more|still)\b"
-                      r"|现在|目前|如今|还(?![记有是要得能可])[^，。？?]{0,8}[吗不没]", re.I)
+# the newest word on it answers, and an older one is what it was. One list of the words, read for
+# ``current`` and taken out of the topic (``without_time_of_asking``).
+_NOW_EN = "now|currently|current|these days|nowadays|anymore|any more|still"
+_NOW_ZH = "现在|目前|如今"
+_CURRENT = re.compile(rf"\b(?:{_NOW_EN})\b|{_NOW_ZH}|还(?![记有是要得能可])[^，。？?]{{0,8}}[吗不没]", re.I)
 # Those words say when the question is asked, not what about: the lateness of what is found
 # answers them (``current``); matched or embedded they pull towards every turn that says "now".
-_NOW_WORDS = re.compile(r"\b(?:(?:right |just |for |by )?now|currently|current|these days|nowadays|at the moment|"
-                        r"at present|anymore|any more|still)\b", re.I)
-_NOW_WORDS_ZH = re.compile(r"现在|目前|如今")
+_NOW_WORDS = re.compile(rf"\b(?:(?:right |just |for |by )(?=now\b))?(?:{_NOW_EN}|at the moment|at present)\b", re.I)
+_NOW_WORDS_ZH = re.compile(_NOW_ZH)
 _ANAPHORA = re.compile(r"\b(?:that one|this one|the one|it)\b|那个|这个", re.I)
 _CUE_WORDS = {"say", "said", "tell", "told", "mention", "mentioned", "remember", "recall", "talk", "talked",
               "discuss", "discussed", "last", "time", "before", "previously", "earlier", "know", "about",
