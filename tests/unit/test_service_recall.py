@@ -69,7 +69,7 @@ def test_the_model_is_warmed_once_outside_the_deadlines(deps, alice):
 def test_a_step_past_its_deadline_is_degraded_and_the_rest_still_answers(deps, memory):
     slowed = deps.with_(graph=slow(deps.graph, "items", 0.3))
     answer = ask(slowed, memory, "What am I allergic to?", deadlines={"profile": 30})
-    assert answer["degraded"] == ["profile"]
+    assert answer["degraded"] == ["profile"] and answer["degraded_reasons"] == {"profile": "deadline"}
     assert "profile" not in layers(answer) and any("peanuts" in t for t in texts(answer, "episode"))
     assert answer["timings_ms"]["profile"] == 30
 
@@ -79,9 +79,11 @@ def test_a_store_error_degrades_the_step_and_opens_the_breaker(deps, memory):
     down = deps.with_(graph=broken)
     first = ask(down, memory, "What am I allergic to?")
     assert first["degraded"] == ["profile"] and "episode" in layers(first)
+    assert first["degraded_reasons"] == {"profile": "StoreUnavailable"}  # the class, never the message
     assert deps.runtime.breaker.is_open("profile") and broken.calls == 1
     second = ask(down, memory, "What am I allergic to?")
     assert second["degraded"] == ["profile"] and broken.calls == 1  # skipped, the store was not asked
+    assert second["degraded_reasons"] == {"profile": "breaker_open"}
 
 
 def test_an_open_breaker_closes_after_reset_and_the_step_answers_again(deps, memory):

@@ -283,6 +283,9 @@ class RecallResponse(_Out):
     memory_dependent: bool
     no_record: bool  # true only when every layer that could hold the answer answered
     degraded: list[str]
+    # Why each degraded step was skipped: "deadline" (late), "breaker_open" (its store failed
+    # lately), or the error's class name; never anything of the question or the user.
+    degraded_reasons: dict[str, str] = Field(default_factory=dict)
     # The degraded steps among those that could hold the answer (session, tasks, profile,
     # episodes): while any is listed, no_record is false and the context block says so.
     memory_unavailable: list[str] = Field(default_factory=list)

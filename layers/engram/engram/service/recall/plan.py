@@ -163,6 +163,7 @@ class RecallPlan:
         timings["total"] = round(total_ms, 2)
         return {"items": [item.public() for item in items], "context_block": block,
                 "memory_dependent": intent.memory_dependent, "no_record": no_record, "degraded": degraded,
+                "degraded_reasons": {name: by_step[name].reason or "unknown" for name in degraded},
                 "memory_unavailable": unavailable, "memory_pending": pending, "timings_ms": timings}
 
 
