@@ -279,12 +279,35 @@ def clean_object(value: str) -> str:
     return value
 
 
+# What opens a part that qualifies or goes on from the thing before the comma, not another thing.
+_GOES_ON = re.compile(r"^(?:especially|esp|mostly|mainly|particularly|like|such|which|that|who|but|though|although|"
+                      r"because|cause|since|when|so|it|it's|its|they|they're|he|she|i|i'm|i've|we|you|not|no|even|"
+                      r"too|also|really|very|more|than|anything|everything|all|any|lol|haha|tbh|ngl|honestly|"
+                      r"though|ever|never|always|sometimes|usually|every|each|in|at|on|for|with|from|of|to|by|"
+                      r"the|a lot|one of|is|are|was|were|be|been|have|has|had|am|sorry|thanks|thank|please|"
+                      r"\w+ly)\b", re.I)
+
+
+def _bare_list(value: str) -> list[str] | None:
+    """"penicillin, latex", "hiking, sushi, old Bollywood films": commas alone make a list when every
+    part is a short noun phrase and none qualifies the one before ("jazz, especially bebop")."""
+    parts = [p.strip() for p in re.split(r"\s*,\s*", value)]
+    if len(parts) < 2 or not all(parts) or value.isascii() is False:
+        return None
+    if any(len(p.split()) > 3 or _GOES_ON.match(p) or "'" in p for p in parts):
+        return None
+    return parts
+
+
 def split_list(value: str) -> list[str]:
-    """"peanuts, shellfish and eggs" -> three objects. Commas without a conjunction are not a list
-    ("jazz, especially bebop" is jazz); known compounds ("mac and cheese") stay whole."""
+    """"peanuts, shellfish and eggs" -> three objects; "penicillin, latex" -> two (``_bare_list``).
+    Commas that go on from a thing are no list ("jazz, especially bebop" is jazz); known compounds
+    ("mac and cheese") stay whole."""
     lowered = value.lower().strip()
-    if any(lowered == c or lowered.startswith(c + " ") for c in _COMPOUNDS) or not _HAS_CONJUNCTION.search(value):
+    if any(lowered == c or lowered.startswith(c + " ") for c in _COMPOUNDS):
         return [value.split(",")[0].split("，")[0]]
+    if not _HAS_CONJUNCTION.search(value):
+        return _bare_list(value) or [value.split(",")[0].split("，")[0]]
     return [part for part in _LIST_SPLIT.split(value) if part.strip()]
 
 
