@@ -166,6 +166,8 @@ class RecallResponse(Response):
     memory_dependent: bool
     no_record: bool
     degraded: list[str]
+    # Why each degraded step was skipped: "deadline", "breaker_open" or the error's class name.
+    degraded_reasons: dict[str, str] = Field(default_factory=dict)
     memory_unavailable: list[str] = Field(default_factory=list)
     # Layers with this user's writes still being caught up: what they hold is incomplete.
     memory_pending: list[str] = Field(default_factory=list)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from ..profile.beliefs import ENDED_TAG, FOOD_TAG
 from . import (
+    cards,
     rules_change,
     rules_en,
     rules_en_chat,
@@ -35,6 +36,7 @@ from . import (
     rules_en_passing,
     rules_zh,
     rules_zh_open,
+    script,
 )
 from .discourse import (
     as_found,
@@ -236,7 +238,9 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
         return []
     # The turn is stored escaped (cleaning); its words are read as said, so "I love <b>jazz</b>;"
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
-    content = as_typed(html.unescape(turn.content))
+    typed = html.unescape(turn.content)
+    read = script.as_simplified(typed)
+    content = cards.as_sentences(as_typed(read))
     if is_fiction(content):
         return []
     found: list[Found] = []
@@ -277,7 +281,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)
-    found = [(p, html.escape(o, quote=False), e, t) for p, o, e, t in found]
+    found = [(p, html.escape(script.as_written(o, read, typed), quote=False), e, t) for p, o, e, t in found]
     facts: list[Extraction] = []
     seen: set[tuple[Predicate, str, bool]] = set()
     for predicate, obj, ended, rule_tags in found:
