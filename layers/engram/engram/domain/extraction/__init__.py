@@ -43,6 +43,7 @@ from .discourse import (
     as_profile,
     as_said,
     before_hypothesis,
+    corrected_in_passing,
     is_fiction,
     not_taken_back,
     we_are_i,
@@ -121,6 +122,24 @@ def classify(text: str) -> EventType:
                (_CORRECTION, EventType.CORRECTION), (_TASK, EventType.TASK), (_PLAN, EventType.PLAN),
                (_EMOTION, EventType.EMOTION))
     return next((kind for pattern, kind in ordered if pattern.search(text)), EventType.FACT)
+
+
+_PEOPLE = {Predicate.HAS_SPOUSE, Predicate.HAS_CHILD, Predicate.HAS_PARENT, Predicate.HAS_SIBLING, Predicate.HAS_FRIEND,
+           Predicate.HAS_PET, Predicate.HAS_COLLEAGUE, Predicate.HAS_MANAGER, Predicate.HAS_ADVISOR}
+_DIED = (r"(?:died|passed away|passed on|passed(?! (?:my|the|a|an|his|her|their|by|through|over|out|it)\b)"
+         r"|去世|过世|离世|病逝|走了)")
+
+
+def _living(clause: str, found: list[Found]) -> list[Found]:
+    """"since my husband Walter died", "my wife Ruth passed in the spring", "my late wife Ruth": who
+    died is no longer a current relation (said within a few words before the verb, so "since my
+    husband Walter died my daughter Linda calls me" ends Walter only)."""
+    def died(obj: str) -> bool:
+        name = re.escape(obj.split(" (")[0])
+        return bool(re.search(rf"{name}\W+(?:\w+\W+){{0,3}}?{_DIED}|{name}[\u4e00-\u9fff]{{0,4}}{_DIED}"
+                              rf"|\blate (?:\w+ ){{0,2}}{name}\b", clause, re.I))
+
+    return [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
 
 
 def _read(clause: str) -> list[Found]:
@@ -204,7 +223,8 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
     last = next((f for f in reversed(previous) if f.is_fact), None)
     if not found:
         match = _CORRECTED_VALUE.search(text.strip())
-        value = re.split(r",?\s+not\s+|[，,]\s*不是", match.group(1))[0] if match else ""
+        # the value is the corrected word alone: "是佛山，离广州很近" corrects to 佛山
+        value = re.split(r",?\s+not\s+|[，,;；]", match.group(1))[0] if match else ""
         value = re.sub(r"岁$|\s*years? old$", "", value.strip())
         if number(value) is not None and (last is None or last.predicate is Predicate.HAS_AGE):
             return [(Predicate.HAS_AGE, str(number(value)), False, ())]
@@ -240,7 +260,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     typed = html.unescape(turn.content)
     read = script.as_simplified(typed)
-    content = cards.as_sentences(as_typed(read))
+    content = corrected_in_passing(cards.as_sentences(as_typed(read)))
     if is_fiction(content):
         return []
     found: list[Found] = []
@@ -261,7 +281,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
                 if (found_by := as_found(clause)) is None:
                     continue
                 clause = found_by
-            read += _read(we_are_i(clause))
+            read += _living(clause, _read(we_are_i(clause)))
             read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
             read += _denied(clause, previous)
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told

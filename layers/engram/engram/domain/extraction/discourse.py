@@ -240,3 +240,28 @@ def as_profile(sentence: str) -> str:
             restored = part if re.match(r"retired \w+$", part, re.I) else with_subject(part, True, True)
             out.append(restored if restored != part else ("I'm " if _EN_SAID_AS_STATE.match(part) else "I'm a ") + part)
     return ("，" if chinese else ", ").join(out)
+
+
+# -- a slip put right as it is typed -------------------------------------------------------------------
+
+# "My son Jack — sorry, Jake — is six", "I'm 42. wait no, 43": the words after the marker replace as
+# many words before it. A whole clause after it ("sorry, I mean I love it") replaces nothing.
+_SLIP = re.compile(r"\s*[,.;]?\s*(?:[-–—]\s*)?(?:(?:sorry|oops|wait,? no|no,? wait|i mean|i meant|correction|"
+                   r"scratch that|or rather|make that|actually,? no)\b[,:]?\s+)+", re.I)
+_SLIP_FIX = re.compile(r"[^,.;!?()\-–—]+")
+_CLAUSE_START = re.compile(r"(?:i|i'm|i've|my|we|it|it's|that|this|you|he|she|they|not|no|just|the)\b", re.I)
+
+
+def corrected_in_passing(text: str) -> str:
+    for _ in range(3):  # a message may put right more than one slip
+        match = _SLIP.search(text)
+        fix = _SLIP_FIX.match(text, match.end()) if match else None
+        if fix is None:
+            return text
+        new = fix.group(0).strip()
+        head = text[: match.start()].rstrip(" ,.;-–—")
+        words = head.split()
+        if not new or _CLAUSE_START.match(new) or not 0 < len(new.split()) <= 3 or len(words) <= len(new.split()):
+            return text
+        text = " ".join(words[: -len(new.split())] + [new]) + text[fix.end():]
+    return text

@@ -188,7 +188,10 @@ PRESUPPOSED = [MY_PET, MY_RELATION]
 RULES: list[Rule] = [
     # names
     Rule(re.compile(r"\b(?i:my (?:first |full )?name(?:'s| is)|the name(?:'s| is)) " + NAME), P.HAS_NAME),
-    Rule(re.compile(r"\b(?i:call me|calls me|i'm called|i am called|i go by|known as|name's) " + NAME), P.HAS_NAME,
+    # "her name's Clara" names her, not the user
+    Rule(re.compile(r"\b(?i:call me|calls me|i'm called|i am called|i go by|known as|"
+                    r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\bHis )(?<!\bHer )(?<!\bTheir )(?<!\bIts )"
+                    r"name's) " + NAME), P.HAS_NAME,
          value=_name),
     Rule(re.compile(r"\b(?i:i'm|i am) " + NAME + r"(?=$|[,.!;]| and | from | here\b| by the way)"),
          P.HAS_NAME, value=_name),
@@ -347,7 +350,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living) with (?i:my |our )?[^.,;!?]{1,40}? "
                     r"(?i:in) " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living|are living|'re living|reside|settled|"
-                    r"now live) in " + PLACE), P.LIVES_IN),
+                    r"now live)(?i: alone| by myself| on my own| all alone| here| there){0,2} in " + PLACE),
+         P.LIVES_IN),
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:just |recently |finally |eventually )?(?i:moved|"
                     r"relocated)(?i: back| home| house| over| out| away| across| down| up){0,3} (?i:to|in) " + PLACE),
          P.LIVES_IN),
