@@ -298,6 +298,8 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
         found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]
     found = _full_names(found)
+    found = [(p, script.city_of(o), e, t) if p in (Predicate.LIVES_IN, Predicate.COMES_FROM) else (p, o, e, t)
+             for p, o, e, t in found]
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)

@@ -215,7 +215,7 @@ RULES: list[Rule] = [
          value=lambda v: "纯素食" if v.startswith("纯") else "素食"),
     # (an activity the user took to is a hobby, below, not a taste: "迷上了飞盘")
     Rule(re.compile(r"我" + ADV + r"(?:(?:喜欢上|爱上|迷上)了?(?!了|(?:去)?" + _HOBBIES + END + r")|喜欢|爱吃|爱喝|"
-                    r"爱看|爱听|爱|偏爱|热爱|钟爱|迷恋|偏好|喜爱)"
+                    r"爱看|爱听|爱(?!人)|偏爱|热爱|钟爱|迷恋|偏好|喜爱)"  # 爱人 is a spouse
                     r"(?!的)" + LIST + END),
          P.HAS_PREFERENCE, lists=True, value=_consumed),
     # an activity the user took to is a hobby too ("我迷上了滑板", "我爱上了攀岩"; "我喜欢喝茶" stays a taste)

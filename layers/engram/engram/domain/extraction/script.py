@@ -19,6 +19,12 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 _CANTONESE = (("而家", "现在"), ("佢哋", "他们"), ("乜嘢", "什么"), ("邊度", "哪里"), ("边度", "哪里"),
               ("喺", "在"), ("嘅", "的"), ("佢", "他"), ("唔", "不"), ("冇", "没"), ("咗", "了"), ("啲", "些"))
 _CANTONESE_IS = re.compile(r"(?<![關关聯联體体派維维干幹])[係系](?=[\u4e00-\u9fff]{1,8}[人的])")
+# Regional and colloquial words for a spouse or a child, and the particles of northern and
+# south-western speech, as the words the rules know ("俺家那口子叫翠花", "在县里上高中嘞").
+_REGIONAL = (("老伴儿", "爱人"), ("老伴", "爱人"), ("那口子", "爱人"), ("媳妇儿", "媳妇"), ("娃儿", "娃"),
+             ("闺女儿", "闺女"), ("婆娘", "老婆"), ("堂客", "老婆"), ("孩子他爸", "老公"), ("孩子他妈", "老婆"),
+             ("孩子她妈", "老婆"), ("当家的", "老公"), ("我俩", "我们"))
+_PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])([滴嘞哒])(?=[，。！？,.!?\s]|$)")
 # A space between two Chinese words (digits and Latin words count when a Chinese word is beside).
 _SPACE = re.compile(r"(?<=[\u4e00-\u9fff\d])[ \u3000]+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])[ \u3000]+(?=\d)")
 
@@ -31,8 +37,9 @@ def _t2s():
 
 
 def as_simplified(text: str) -> str:
-    """The turn as the Chinese rules read it (an English turn is returned as it is). Length is kept,
-    so a span of the result is the same span of the turn."""
+    """The turn as the Chinese rules read it (an English turn is returned as it is). Length is kept
+    but where a regional word is longer than the common one, so a span of the result is mostly the
+    same span of the turn."""
     if not _HAN.search(text):
         return text
     for cantonese, mandarin in _CANTONESE:
@@ -40,6 +47,9 @@ def as_simplified(text: str) -> str:
     text = _CANTONESE_IS.sub("是", text)
     converted = _t2s().convert(text)
     text = converted if len(converted) == len(text) else text
+    for regional, common in _REGIONAL:
+        text = text.replace(regional, common)
+    text = _PARTICLE.sub(lambda m: "了" if m.group(1) == "嘞" else "的", text)
     return _SPACE.sub(lambda m: "，" + m.group(0)[1:], text)
 
 
@@ -53,3 +63,18 @@ def as_written(obj: str, read: str, typed: str) -> str:
     if at < 0:
         return obj
     return typed[at:at + len(name)] + obj[len(name):]
+
+
+_PROVINCES = tuple("""黑龙江 内蒙古 河北 山西 辽宁 吉林 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南
+四川 贵州 云南 陕西 甘肃 青海 台湾 广西 西藏 宁夏 新疆""".split())
+
+
+def city_of(place: str) -> str:
+    """"河南信阳", "广东省深圳市" -> the city ("信阳", "深圳"): a province said before its city is where
+    the city is, not where the user is. A province alone ("四川") stays."""
+    for province in _PROVINCES:
+        if place.startswith(province):
+            rest = re.sub(r"^(?:省|自治区)", "", place[len(province):])
+            rest = re.sub(r"(?<=[\u4e00-\u9fff]{2})市$", "", rest)
+            return rest if len(rest) >= 2 and _HAN.match(rest) else place
+    return place
