@@ -6,6 +6,7 @@ from engram.domain.extraction import extract_event, extract_facts
 from engram.domain.ingest.sanitise import clean_turn
 from engram.domain.ingest.tagging import TENTATIVE_WEIGHT, cleanse, resolve_relative_time
 from engram.domain.model import EventType, Predicate, resolve_predicate
+from engram.domain.profile.beliefs import ENDED_TAG
 
 TS = "2026-05-14T09:00:00+00:00"
 
@@ -97,3 +98,50 @@ def test_a_belief_starts_when_said_or_at_a_past_time_the_turn_names(text, starts
     cleansed = cleanse(fact, turn.content, turn.client_ts)
     assert cleansed.occurred_at.date().isoformat() == starts
     assert cleansed.summary == fact.summary  # "has child: Emma", without the event's date
+
+
+# -- how a turn is typed: fields, scripts, slips (round 3, session 7) ----------------------------------
+
+def _current(text):
+    turn = clean_turn(0, {"role": "user", "content": text, "client_ts": TS, "message_id": "m1"}, "s")
+    return {(f.predicate.value, f.object) for f in extract_facts(turn) if ENDED_TAG not in f.tags}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Allergies: penicillin, latex. Dog: Pepper.", {("allergic_to", "penicillin"), ("allergic_to", "latex"),
+                                                    ("has_pet", "Pepper (dog)")}),
+    ("Name: Rashida Bell / Age: 41 / City: Atlanta", {("has_name", "Rashida Bell"), ("has_age", "41"),
+                                                      ("lives_in", "Atlanta")}),
+    ("Me: Priya, 38, Leeds.", {("has_name", "Priya"), ("has_age", "38"), ("lives_in", "Leeds")}),
+    ("娃：朵朵 5岁", {("has_child", "朵朵")}),
+])
+def test_a_profile_typed_as_labelled_fields_is_read_as_said(text, expected):
+    assert expected <= _current(text)
+
+
+def test_an_update_heading_is_no_field():
+    assert _current("Update: we closed on a house in San Antonio") == set()
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("我叫黃家明，住在台北，是一名作家。", {("has_name", "黃家明"), ("lives_in", "台北"), ("works_as", "作家")}),
+    ("我係香港人，而家喺倫敦住", {("comes_from", "香港"), ("lives_in", "倫敦")}),
+    ("我叫王磊 今年32 在深圳", {("has_name", "王磊"), ("has_age", "32")}),
+])
+def test_chinese_is_read_however_typed_and_kept_in_the_users_characters(text, expected):
+    assert expected <= _current(text)
+
+
+@pytest.mark.parametrize(("text", "kept", "gone"), [
+    ("My son Jack, sorry, Jake, is turning six", ("has_child", "Jake"), ("has_child", "Jack")),
+    ("I'm 42. wait no, 43, I had a birthday last week", ("has_age", "43"), ("has_age", "42")),
+])
+def test_a_slip_put_right_as_typed_keeps_the_correction(text, kept, gone):
+    current = _current(text)
+    assert kept in current and gone not in current
+
+
+def test_who_died_is_no_longer_a_current_relation_but_who_is_named_beside_is():
+    current = _current("I live alone in Tucson since my husband Walter died my daughter Linda calls me every day")
+    assert ("has_spouse", "Walter") not in current
+    assert {("has_child", "Linda"), ("lives_in", "Tucson")} <= current

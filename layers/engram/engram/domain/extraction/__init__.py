@@ -259,8 +259,8 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # The turn is stored escaped (cleaning); its words are read as said, so "I love <b>jazz</b>;"
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     typed = html.unescape(turn.content)
-    read = script.as_simplified(typed)
-    content = corrected_in_passing(cards.as_sentences(as_typed(read)))
+    simplified = script.as_simplified(typed)
+    content = corrected_in_passing(cards.as_sentences(as_typed(simplified)))
     if is_fiction(content):
         return []
     found: list[Found] = []
@@ -303,7 +303,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     correction = bool(_CORRECTION.search(content.strip()))
     if correction:
         found = _corrected(content, found, previous)
-    found = [(p, html.escape(script.as_written(o, read, typed), quote=False), e, t) for p, o, e, t in found]
+    found = [(p, html.escape(script.as_written(o, simplified, typed), quote=False), e, t) for p, o, e, t in found]
     facts: list[Extraction] = []
     seen: set[tuple[Predicate, str, bool]] = set()
     for predicate, obj, ended, rule_tags in found:

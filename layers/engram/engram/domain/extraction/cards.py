@@ -37,7 +37,7 @@ _EN_NAMED = (r"kids?|children|child|sons?|daughters?|wife|husband|spouse|partner
              r"tortoise|turtle|snake|lizard|gecko|budgie")
 _EN_FAMILY = r"(?:my )?family|household"
 _EN_ME = r"me|myself"
-_EN_LABEL = re.compile(r"(?:^|(?<=[.,;:•*\n])|(?<=\s)(?=[-–—•*]\s))\s*(?:[-–—•*]\s*)?(?:my\s+)?("
+_EN_LABEL = re.compile(r"(?:^|(?<=[.,;:•*|/\n])|(?<=\s)(?=[-–—•*]\s))\s*(?:[-–—•*]\s*)?(?:my\s+)?("
                        + "|".join(f"(?:{p})" for p, _ in _EN_FIELDS)
                        + rf"|{_EN_NAMED}|{_EN_FAMILY}|{_EN_ME})\s*[:=]\s*", re.I)
 
@@ -63,7 +63,7 @@ _ZH_LABEL = re.compile(r"(?:^|(?<=[。，,；;\n\s]))(?:我的?)?(" + "|".join(f
                        + rf"|{_ZH_NAMED})\s*[:：=]\s*")
 _ZH_PETS = {"狗": "狗", "狗狗": "狗", "猫": "猫", "猫咪": "猫", "宠物": "宠物"}
 
-_END = re.compile(r"(?<![A-Z][a-z])(?<!\bDr)(?<!\bMs)(?<!\bMr)(?<!\bMrs)\.(?=\s|$)|[;!?。；！？\n]")
+_END = re.compile(r"(?<![A-Z][a-z])(?<!\bDr)(?<!\bMs)(?<!\bMr)(?<!\bMrs)\.(?=\s|$)|[;!?。；！？\n]|\s[/|]\s")
 _ITEMS = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|\+)\s+|、|和|，)\s*", re.I)
 # what follows a name in a field of people: an age ("Maya 7", "朵朵 5岁", "Sofia (9)") or an aside
 _AFTER_NAME = re.compile(r"\s*(?:[(（].*|\d.*|[一二两三四五六七八九十]+岁.*|[-–—:].*)$")
