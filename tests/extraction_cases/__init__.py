@@ -45,12 +45,16 @@ _MONTHS = "january|february|march|april|may|june|july|august|september|october|n
 def normalise(obj: str) -> str:
     """How an object is compared: case, spacing and a leading article do not matter, nor the verb a
     Chinese object may keep ("喝绿茶" is "绿茶"), nor the kind kept beside a pet's name ("Rex (dog)"
-    is the annotator's "Rex"), nor how a day of the month is written ("the 4th of July", "July 4th")."""
+    is the annotator's "Rex"), nor how a day of the month is written ("the 4th of July", "July 4th"),
+    nor the year said with a birthday ("December 19, 1988" is the annotator's "December 19")."""
     obj = " ".join(obj.lower().split()).strip(" .")
     obj = re.sub(r"^(?:the|a|an|my)\s+", "", obj)
     obj = re.sub(r"\s*[(（][^()（）]{1,12}[)）]$", "", obj)
     obj = re.sub(rf"^(\d{{1,2}})(?:st|nd|rd|th)? of ({_MONTHS})$", r"\2 \1", obj)
     obj = re.sub(rf"^({_MONTHS}) (\d{{1,2}})(?:st|nd|rd|th)$", r"\1 \2", obj)
+    # a birthday is a day of the year: the year said beside it is more than the annotator asked for
+    obj = re.sub(rf"^({_MONTHS}) (\d{{1,2}}), \d{{4}}$", r"\1 \2", obj)
+    obj = re.sub(r"^\d{4}年(?=\d{1,2}月\d{1,2}日$)", "", obj)
     return re.sub(r"^(?:吃|喝|看|听|玩|打|弹|去)(?=[\u4e00-\u9fff]{2})", "", obj)
 
 

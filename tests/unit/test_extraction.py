@@ -145,3 +145,36 @@ def test_who_died_is_no_longer_a_current_relation_but_who_is_named_beside_is():
     current = _current("I live alone in Tucson since my husband Walter died my daughter Linda calls me every day")
     assert ("has_spouse", "Walter") not in current
     assert {("has_child", "Linda"), ("lives_in", "Tucson")} <= current
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Dear Ms. Okafor, I am applying for the analyst role. Kind regards, Tobias Lindqvist",
+     {("has_name", "Tobias Lindqvist")}),
+    ("Hi team, I'll be out Friday. Thanks, Mariam (Senior Product Manager, Kestrel Labs)",
+     {("has_name", "Mariam"), ("works_as", "senior product manager"), ("works_at", "Kestrel Labs")}),
+    ("That helps a lot. Thanks, Claude", set()),  # thanking the assistant by its name signs nothing
+])
+def test_who_signs_a_letter_is_its_writer(text, expected):
+    assert {f for f in _current(text) if f[0] in ("has_name", "works_as", "works_at")} == expected
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("born 1990-11-23, in case you need it", "November 23, 1990"),
+    ("My birthday is 14/02 so yes, Valentine's jokes", "February 14"),
+    ("生日：2/14，情人节出生的", "2月14日"),
+    ("my birthday is 05/09", "05/09"),  # day or month first: the digits do not say, kept as written
+])
+def test_a_birthday_in_digits_is_read_as_the_one_day_it_can_be(text, day):
+    assert ("has_birthday", day) in _current(text)
+
+
+def test_a_pet_lost_in_a_later_turn_is_no_longer_current():
+    turns = ["I have a golden retriever named Pancake.", "We lost Pancake last week, he was fourteen."]
+    said = []
+    for i, text in enumerate(turns):
+        turn = clean_turn(i, {"role": "user", "content": text, "client_ts": TS, "message_id": f"m{i}"}, "s")
+        said += extract_facts(turn, said)
+    current = {f.object for f in said if f.predicate is Predicate.HAS_PET and ENDED_TAG not in f.tags}
+    ended = {f.object for f in said if f.predicate is Predicate.HAS_PET and ENDED_TAG in f.tags}
+    assert {o.split(" (")[0] for o in ended} == {"Pancake"}, said
+    assert current <= ended

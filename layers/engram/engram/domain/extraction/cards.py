@@ -1,10 +1,11 @@
 """A profile typed as labelled fields ("Allergies: penicillin, latex. Dog: Pepper", "娃：朵朵 5岁",
-"Husband = Dev"), read as the sentences a user would have said instead ("I'm allergic to penicillin,
-latex.", "My dog Pepper.", "我孩子叫朵朵。"), so the fact rules read a form as they read speech.
+"Husband = Dev") or a letter signed with a name ("Kind regards, Tobias Lindqvist"), read as the
+sentences a user would have said instead ("I'm allergic to penicillin, latex.", "My dog Pepper.",
+"我孩子叫朵朵。", "My name is Tobias Lindqvist."), so the fact rules read a form as they read speech.
 
 A label is one of the words people head a field with, at the start of the turn or after a break
 (a full stop, comma, semicolon, bullet or new line), followed by ":", "：" or "=". Its value runs to
-the next label or the end of the sentence. Pure string functions; ``extract_facts`` applies
+the next label or the end of the sentence. Pure string functions; ``extract_facts`` applies ``as_signed`` and
 ``as_sentences`` to a turn before anything else reads it.
 """
 
@@ -143,3 +144,44 @@ def as_sentences(text: str) -> str:
         at = stop
     out.append(text[at:])
     return "".join(out).strip()
+
+
+# -- a letter signed ------------------------------------------------------------------------------------
+
+# "Kind regards, Tobias Lindqvist", "Best regards, Olu Adeyemi, Logistics Coordinator", "Thanks, Mariam
+# (Senior Product Manager, Kestrel Labs)": who signs a message is its writer, the user.
+_CLOSING = (r"(?:kind regards|best regards|warm regards|warmest regards|regards|best wishes|all the best|best|"
+            r"many thanks|thanks|thank you|cheers|sincerely|yours sincerely|yours faithfully|yours truly|"
+            r"love always|with love|love|xoxo|hugs|talk soon)")
+_SIGNER = r"((?-i:[A-Z][\w'’-]+)(?: (?-i:[A-Z][\w'’-]+)){0,2})"
+# (after something was said: "Thanks, Claude" alone thanks the assistant by its name)
+_SIGNED = re.compile(r"(?<=[.!?\n])\s*" + _CLOSING + r"[,!]?\s+" + _SIGNER
+                     + r"(?:\s*,\s*([A-Za-z][\w &'-]{2,60}?))?(?:\s*\(([^()]{2,80})\))?\s*[.!]?\s*$", re.I)
+# who signs as a relation or the assistant's name for them is no one's name
+_NOT_A_SIGNER = re.compile(r"^(?:mom|mum|dad|grandma|grandpa|nana|papa|your|me|the|a|all|everyone|team|you|"
+                           r"again|so|in advance|for)\b", re.I)
+
+
+# A formal closing signs a letter; "Thanks, Claude" after a chat message thanks the assistant, and
+# is a signature only in a message that opened as a letter does.
+_FORMAL = re.compile(r"^\s*(?:kind regards|best regards|warm regards|warmest regards|regards|best wishes|"
+                     r"all the best|sincerely|yours sincerely|yours faithfully|yours truly|love always|with love)",
+                     re.I)
+_SALUTATION = re.compile(r"^\s*(?:subject:.*?[.\n]\s*)?(?:dear|hi|hello|hey|good (?:morning|afternoon|evening)|"
+                         r"to whom it may concern|尊敬的)\b", re.I)
+
+
+def as_signed(text: str) -> str:
+    """The message with what its signature says said as sentences after it."""
+    match = _SIGNED.search(text)
+    if match is None or _NOT_A_SIGNER.match(match.group(1)):
+        return text
+    if not _FORMAL.match(match.group(0)) and not _SALUTATION.match(text):
+        return text
+    said = [f"My name is {match.group(1)}."]
+    roles = [r.strip() for r in (match.group(2), *(match.group(3) or "").split(",", 1)) if r and r.strip()]
+    if roles:
+        said.append(f"I work as a {roles[0].lower()}.")
+    if len(roles) > 1:
+        said.append(f"I work at {roles[1]}.")
+    return text[: match.start()].rstrip() + "\n" + " ".join(said)

@@ -12,7 +12,7 @@ from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, JOB, PEOPLE, PET, PLAC
 from .rules_en_life import ORG, WORKPLACE, _employer
 from .rules_en_passing import BY_WORK, _place
 from .speech import UPPER
-from .text import EN_DATE, calendar_day
+from .text import EN_DATE, NUMERIC_DATE, calendar_day, numeric_day
 
 # A person by what they do: the endings English makes agent nouns with.
 _AGENT = r"[a-z]{2,20}(?:er|or|ist|ian|ant|man|woman|smith|wright|eur|ier|eer)"
@@ -150,14 +150,15 @@ _DEGREE = (r"\b(?i:i'm|i am) (?i:currently |now )?(?i:doing|studying for|working
            r"(?i:phd|ph\.d\.|doctorate|masters?|master's|msc|ma|mba|bsc|ba|degree|bachelor's|diploma|llm|mres)")
 
 # "born 12/07/1994": a date in figures, kept as said (which of day and month comes first is the writer's)
-_NUMERIC_DATE = r"(\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)?\d\d)(?![\d/.-])"
 
 RULES: list[Rule] = [
     # "bday: 14 Feb", "DOB - March 3rd": a birthday said as a form's field
     Rule(re.compile(r"^(?i:(?:my )?(?:birthday|bday|b-day|dob|date of birth|birth date))\s*[:：-]\s*" + EN_DATE, re.I),
          P.HAS_BIRTHDAY, value=calendar_day),
-    Rule(re.compile(r"\b(?i:i was born|my (?:birthday|date of birth|dob|birth date) is)(?i: on)? " + _NUMERIC_DATE),
-         P.HAS_BIRTHDAY),
+    Rule(re.compile(r"(?:\b(?i:i was born|my (?:birthday|bday|b-day|date of birth|dob|birth date)(?:'s| is))"
+                    r"|^(?i:born))(?i: on)? " + NUMERIC_DATE), P.HAS_BIRTHDAY, value=numeric_day),
+    Rule(re.compile(r"^(?i:(?:my )?(?:birthday|bday|b-day|dob|date of birth|birth date))\s*[:：-]\s*" + NUMERIC_DATE),
+         P.HAS_BIRTHDAY, value=numeric_day),
     Rule(re.compile(r"\b(?i:i) (?i:" + ADV + r")?" + _PASTIME_VERBS + _PASTIME_WHEN, re.I), P.HAS_HOBBY,
          value=_gerund),
     Rule(re.compile(_DEGREE + r" (?i:in) " + r"([a-z][a-z &-]{1,30}?)(?=\s*(?:$|[,.;!?])| at | and | but | so )"),

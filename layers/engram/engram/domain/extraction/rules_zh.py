@@ -8,7 +8,7 @@ import re
 from ..model import Predicate as P
 from ..profile.beliefs import FOOD_TAG
 from .rules import Rule
-from .text import ZH_DATE, age, calendar_day
+from .text import NUMERIC_DATE, ZH_DATE, age, calendar_day, numeric_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
@@ -287,6 +287,9 @@ RULES: list[Rule] = [
          P.COMES_FROM),
     # the user's birthday: "我的生日是5月3日", "我生日是三月三号", "我是1990年5月3日出生的"
     Rule(re.compile(r"我的?生日(?:是|在)?" + ZH_DATE), P.HAS_BIRTHDAY, value=calendar_day),
+    Rule(re.compile(r"我的?生日(?:是|在)?" + NUMERIC_DATE), P.HAS_BIRTHDAY, value=lambda v: numeric_day(v, True)),
+    # "本人出生于1992年11月5日": born on a day, said with no "生日" after it
+    Rule(re.compile(r"我" + ADV + r"(?:出生于|生于|出生在)" + ZH_DATE), P.HAS_BIRTHDAY, value=calendar_day),
     Rule(re.compile(r"我" + ADV + r"(?:是|出生于|生于)?" + ZH_DATE + r"(?:出生|生日|生)"), P.HAS_BIRTHDAY,
          value=calendar_day),
     # a skill: "我会弹吉他", "我会游泳" (not "我会去爬山": a plan)

@@ -24,6 +24,11 @@ _CANTONESE_IS = re.compile(r"(?<![關关聯联體体派維维干幹])[係系](?=
 _REGIONAL = (("老伴儿", "爱人"), ("老伴", "爱人"), ("那口子", "爱人"), ("媳妇儿", "媳妇"), ("娃儿", "娃"),
              ("闺女儿", "闺女"), ("婆娘", "老婆"), ("堂客", "老婆"), ("孩子他爸", "老公"), ("孩子他妈", "老婆"),
              ("孩子她妈", "老婆"), ("当家的", "老公"), ("我俩", "我们"))
+# English words a bilingual user types inside Chinese for what the rules know in Chinese
+# ("我的hobby是攀岩", "我boss叫Kevin", "base上海").
+_MIXED = ((re.compile(r"(?i)(?<![A-Za-z])hobb(?:y|ies)(?![A-Za-z])"), "爱好"),
+          (re.compile(r"(?i)(?<![A-Za-z])(?:boss|manager|leader)(?![A-Za-z])(?=\s*(?:叫|是|人|说))"), "领导"),
+          (re.compile(r"(?i)(?<![A-Za-z])base(?:在|于)?\s*(?=[\u4e00-\u9fff])"), "住在"))
 _PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])([滴嘞哒])(?=[，。！？,.!?\s]|$)")
 # A space between two Chinese words (digits and Latin words count when a Chinese word is beside).
 _SPACE = re.compile(r"(?<=[\u4e00-\u9fff\d])[ \u3000]+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])[ \u3000]+(?=\d)")
@@ -49,6 +54,8 @@ def as_simplified(text: str) -> str:
     text = converted if len(converted) == len(text) else text
     for regional, common in _REGIONAL:
         text = text.replace(regional, common)
+    for pattern, chinese in _MIXED:
+        text = pattern.sub(chinese, text)
     text = _PARTICLE.sub(lambda m: "了" if m.group(1) == "嘞" else "的", text)
     return _SPACE.sub(lambda m: "，" + m.group(0)[1:], text)
 

@@ -395,3 +395,30 @@ def calendar_day(token: str) -> str | None:
 def _day(token: str) -> int:
     token = token.lower().replace(" ", "-")
     return _ORDINALS.get(token) or int(re.sub(r"\D", "", token) or 0)
+
+
+NUMERIC_DATE = r"((?:19|20)\d\d[/.-]\d{1,2}[/.-]\d{1,2}|\d{1,2}[/.-]\d{1,2}(?:[/.-](?:19|20)?\d\d)?)(?![\d/.-])"
+
+
+def numeric_day(token: str, chinese: bool = False) -> str:
+    """A day written in digits as stored, when the digits can only be one day: "1990-11-23" (ISO) and
+    "14/02" or "2/14" (one part above 12) -> "November 23, 1990", "February 14" ("2月14日" in
+    Chinese). An order the digits do not settle ("05/09", "03/12/1990") stays as written."""
+    parts = [int(p) for p in re.split(r"[/.-]", token)]
+    iso = parts[0] > 31
+    year = parts.pop(0) if iso else parts.pop() if len(parts) == 3 else None
+    if year is not None and year < 100:
+        year += 1900 if year > 30 else 2000
+    if iso:
+        month, day = parts
+    elif parts[0] > 12 >= parts[1]:
+        day, month = parts[0], parts[1]
+    elif parts[1] > 12 >= parts[0]:
+        month, day = parts[0], parts[1]
+    else:
+        return token
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return token
+    if chinese:
+        return f"{f'{year}年' if year else ''}{month}月{day}日"
+    return f"{_MONTHS[month - 1].title()} {day}" + (f", {year}" if year else "")
