@@ -178,3 +178,20 @@ def test_a_pet_lost_in_a_later_turn_is_no_longer_current():
     ended = {f.object for f in said if f.predicate is Predicate.HAS_PET and ENDED_TAG in f.tags}
     assert {o.split(" (")[0] for o in ended} == {"Pancake"}, said
     assert current <= ended
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("我对海鲜不过敏，过敏的是我老公", {("allergic_to", "海鲜不"), ("allergic_to", "海鲜"), ("has_spouse", "过敏")}),
+    ("我在想要不要辞职去当摄影师", {("works_as", "摄影师")}),
+])
+def test_a_denial_or_a_thought_is_no_belief(text, absent):
+    assert not absent & _current(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("俺是哈尔滨的，现在搁沈阳开出租呢", {("comes_from", "哈尔滨")}),
+    ("我家老爷们儿叫孙大伟", {("has_spouse", "孙大伟")}),
+    ("My landlord in Pittsburgh still hasn't fixed the heat", {("lives_in", "Pittsburgh")}),
+])
+def test_where_and_who_said_in_regional_or_passing_words(text, expected):
+    assert expected <= _current(text)

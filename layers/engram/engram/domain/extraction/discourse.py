@@ -83,7 +83,7 @@ def not_taken_back(sentence: str) -> str:
 _EN_HYPOTHESIS = re.compile(r"\b(?:if|unless|(?<!\bi )suppose|supposing|imagine|wish|would|i'd|were to|hypothetically|"
                             r"pretend|someday|one day)\b", re.I)
 # "自从搬到成都以后", "养了狗以后" are a time since, not a future: "以后" supposes only without them.
-_ZH_HYPOTHESIS = re.compile(r"如果|假如|要是|假设|想象|万一|将来|等我|以后")
+_ZH_HYPOTHESIS = re.compile(r"如果|假如|要是|假设|想象|万一|将来|等我|以后|在想|要不要|考虑要不要|犹豫要不要")
 _ZH_SINCE = re.compile(r"自从[^，,。]*?(?:以后|之后|以来)|了[^，,。]{0,8}?(?:以后|之后)")
 # Where a clause that states may end before the one that supposes: a comma, a semicolon, a
 # coordinating word.

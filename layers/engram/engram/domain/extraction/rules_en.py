@@ -363,6 +363,13 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am|we're|we are) (?i:now |currently )?(?i:based|living|located) (?i:in|out of) "
                     + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:my (?:home|house|place|apartment|flat) is in) " + PLACE), P.LIVES_IN),
+    # where the user's home is said by what is around it: "my landlord in Pittsburgh", "living in
+    # Phoenix in August is a nightmare", "these days I'm in Montreal"
+    Rule(re.compile(r"\b(?i:my (?:landlord|landlady|apartment|flat|condo|neighbou?rs?|building|neighbou?rhood|"
+                    r"commute) (?:here )?in) " + PLACE), P.LIVES_IN),
+    Rule(re.compile(r"^(?i:(?:honestly|so|man|ugh|tbh),? )?(?i:living in) " + PLACE + r"(?= (?i:is|has|in|during)\b)"),
+         P.LIVES_IN),
+    Rule(re.compile(r"\b(?i:these days|nowadays|now),? (?i:i'm|i am) (?i:in|based in|living in) " + PLACE), P.LIVES_IN),
     Rule(re.compile(r"^(?i:home(?: for me)? is) " + PLACE), P.LIVES_IN),
     # pets: "my dog Rex", "I have two cats, Miso and Tofu", "Pixel is my cat", "I adopted a puppy"
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?:,|:| named| called|, named| -| whose name is)? "

@@ -175,7 +175,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^我(?:已经|都|就|也|正式)*(\d{1,3}|[一二两三四五六七八九十]{1,3})岁?了[。！!.]?$"), P.HAS_AGE,
          value=age),
     # allergies and conditions
-    Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?过敏"), P.ALLERGIC_TO,
+    Rule(re.compile(r"我" + ADV + r"对" + LIST + ADV + r"(?:严重|有点|有些|轻微|特别)?(?<![不没])过敏"), P.ALLERGIC_TO,
          lists=True),
     Rule(re.compile(r"我" + _FAMILY + r"(?!一|有)(?:吃|喝|碰|闻到?|用)?([^，。；！？,.;!?\s对就会有患得]{1,8}?)" + ADV
                     + r"(?:严重|有点)?过敏(?!性)"),
@@ -278,6 +278,8 @@ RULES: list[Rule] = [
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
     Rule(re.compile(r"我" + ADV + r"是?(?:土生土长的|地道的|正宗的|纯正的)?" + _PLACE + r"人" + END), P.COMES_FROM),
+    # "我是哈尔滨的": of a place, said as where the user is from
+    Rule(re.compile(r"我" + ADV + r"是(?:土生土长的|地道的)?" + _PLACE + r"的" + END), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"来自(?!一|个|这|那)" + OBJ + END), P.COMES_FROM, value=_origin),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?:是|在)" + OBJ + r"(?:的)?" + END), P.COMES_FROM),
     Rule(re.compile(r"我的?(?:老家|家乡|故乡)(?!是|在)([\u4e00-\u9fff]{2,8}?)的" + END), P.COMES_FROM),
@@ -349,7 +351,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
-    Rule(re.compile(TITLED + r"是我的?" + RELATION), None, 1, relation_group=2),
+    Rule(re.compile(r"(?<![的])" + TITLED + r"(?<!的)是我的?" + RELATION), None, 1, relation_group=2),
     # "我妈妈是一名医生" names her job, not a person.
     Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
                     + END + ")" + TITLED + END), None, 2, relation_group=1, value=_person),

@@ -23,7 +23,15 @@ _CANTONESE_IS = re.compile(r"(?<![關关聯联體体派維维干幹])[係系](?=
 # south-western speech, as the words the rules know ("俺家那口子叫翠花", "在县里上高中嘞").
 _REGIONAL = (("老伴儿", "爱人"), ("老伴", "爱人"), ("那口子", "爱人"), ("媳妇儿", "媳妇"), ("娃儿", "娃"),
              ("闺女儿", "闺女"), ("婆娘", "老婆"), ("堂客", "老婆"), ("孩子他爸", "老公"), ("孩子他妈", "老婆"),
-             ("孩子她妈", "老婆"), ("当家的", "老公"), ("我俩", "我们"))
+             ("孩子她妈", "老婆"), ("当家的", "老公"), ("我俩", "我们"), ("老爷们儿", "老公"), ("老爷们", "老公"),
+             ("钟意", "喜欢"), ("啥子", "什么"), ("阿妈", "妈妈"), ("阿爸", "爸爸"))
+# "做紧会计" (Cantonese: doing), "搁沈阳" (north-eastern: in), "老子是重庆的" (Sichuanese: I)
+# "我家老公", "我家猫": the family's is the user's own ("我的")
+_FAMILY_OWN = re.compile(r"我家(?=老公|老婆|爱人|媳妇|孩子|娃|闺女|儿子|女儿|宝宝|猫|狗|先生|太太)")
+_DRINK = re.compile(r"饮(?![料食品用水酒])")
+_ASPECT = re.compile(r"([做读住学教返食饮])紧")
+_REGIONAL_IN = re.compile(r"搁(?!置|浅|下|着)")
+_REGIONAL_I = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))老子(?=是|在|就|也|今年|叫|住|从|\d)")
 # English words a bilingual user types inside Chinese for what the rules know in Chinese
 # ("我的hobby是攀岩", "我boss叫Kevin", "base上海").
 _MIXED = ((re.compile(r"(?i)(?<![A-Za-z])hobb(?:y|ies)(?![A-Za-z])"), "爱好"),
@@ -54,6 +62,9 @@ def as_simplified(text: str) -> str:
     text = converted if len(converted) == len(text) else text
     for regional, common in _REGIONAL:
         text = text.replace(regional, common)
+    text = _ASPECT.sub(lambda m: "在" + m.group(1), text)
+    text = _REGIONAL_IN.sub("在", _REGIONAL_I.sub("我", text))
+    text = _DRINK.sub("喝", _FAMILY_OWN.sub("我的", text))
     for pattern, chinese in _MIXED:
         text = pattern.sub(chinese, text)
     text = _PARTICLE.sub(lambda m: "了" if m.group(1) == "嘞" else "的", text)

@@ -338,6 +338,7 @@ def number(token: str) -> int | None:
     words = re.split(r"[- ]", token)
     if len(words) == 2 and words[0] in _EN_TENS and words[1] in _EN_UNITS:
         return _EN_TENS[words[0]] + _EN_UNITS[words[1]]
+    token = re.sub(r"(?<=十)有(?=[一二三四五六七八九])", "", token)  # "四十有三": forty and three
     if token and all(c in _ZH_DIGIT or c == "十" for c in token):
         if "十" not in token:
             return int("".join(str(_ZH_DIGIT[c]) for c in token))
