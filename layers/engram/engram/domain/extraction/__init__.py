@@ -38,6 +38,7 @@ from . import (
     rules_zh_open,
     script,
 )
+from .dates import number
 from .discourse import (
     as_found,
     as_profile,
@@ -61,7 +62,6 @@ from .text import (
     clean_object,
     is_chinese,
     is_hearsay,
-    number,
     said,
     sentences,
 )

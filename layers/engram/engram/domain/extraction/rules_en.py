@@ -7,9 +7,9 @@ import re
 
 from ..model import Predicate as P
 from ..profile.beliefs import FOOD_TAG
+from .dates import EN_NUMBER_WORDS, age
 from .rules import Rule, singular_kind
 from .speech import LETTER, UPPER
-from .text import EN_NUMBER_WORDS, age
 
 _I = re.I
 ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"

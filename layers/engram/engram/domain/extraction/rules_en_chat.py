@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
+from .dates import age
 from .rules import Rule
 from .rules_en import _AGE_NUMBER, _DIET, _I, _LANGUAGES, ADV, JOB, PERSON, PLACE, _diet, _introduced
 from .rules_en_life import _DOING, _GOING, _PASTIMES, _PLAYED, ORG, _employer, _plain_hobby, _subject
 from .speech import LETTER
-from .text import age
 
 
 def _age_before(value: str) -> str | None:

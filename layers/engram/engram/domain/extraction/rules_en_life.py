@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
+from .dates import EN_DATE, calendar_day
 from .rules import Rule
 from .rules_en import _I, _NOT_INTRODUCED, ADV, END, JOB, NAME, OBJ, OCCUPATIONS, PLACE
 from .speech import UPPER
-from .text import EN_DATE, calendar_day
 
 # An employer by its name ("Google", "St. Mary's Hospital", "the New York Times"), or a kind of
 # workplace ("a hospital", "a small bakery"); never "home", "night" or "myself".

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
+from .dates import EN_DATE, NUMERIC_DATE, calendar_day, numeric_day
 from .rules import Rule, singular_kind
 from .rules_en import _HAVE, _PET_COUNT, _PET_LOOKS, ADV, JOB, PEOPLE, PET, PLACE
 from .rules_en_life import ORG, WORKPLACE, _employer
 from .rules_en_passing import BY_WORK, _place
 from .speech import UPPER
-from .text import EN_DATE, NUMERIC_DATE, calendar_day, numeric_day
 
 # A person by what they do: the endings English makes agent nouns with.
 _AGENT = r"[a-z]{2,20}(?:er|or|ist|ian|ant|man|woman|smith|wright|eur|ier|eer)"

@@ -7,8 +7,8 @@ import re
 
 from ..model import Predicate as P
 from ..profile.beliefs import FOOD_TAG
+from .dates import NUMERIC_DATE, ZH_DATE, age, calendar_day, numeric_day
 from .rules import Rule
-from .text import NUMERIC_DATE, ZH_DATE, age, calendar_day, numeric_day
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"

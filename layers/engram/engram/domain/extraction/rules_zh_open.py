@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
+from .dates import ZH_DATE, calendar_day
 from .rules import Rule
 from .rules_zh import (
     _LANGUAGE,
@@ -24,7 +25,6 @@ from .rules_zh import (
     _school,
     _workplace,
 )
-from .text import ZH_DATE, calendar_day
 
 # The characters Chinese makes a trade's name with: 师 (厨师), 员 (快递员), 工 (水管工), 医 (牙医),
 # 官 (法官), 匠 (木匠), 家 (作家), 手 (歌手), 者 (记者), 长 (校长).
