@@ -195,3 +195,12 @@ def test_a_denial_or_a_thought_is_no_belief(text, absent):
 ])
 def test_where_and_who_said_in_regional_or_passing_words(text, expected):
     assert expected <= _current(text)
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("我孙子叫小军 他在武汉上大学 学的是土木工程", {("studied", "土木工程")}),
+    ("我有风湿 腿一到阴天就疼 闺女叫秀英 在县城当护士", {("works_as", "护士")}),
+    ("我個仔叫阿朗，今年六歲", {("has_age", "6")}),
+])
+def test_what_follows_a_clause_about_someone_else_is_theirs_not_the_users(text, absent):
+    assert not absent & _current(text)

@@ -28,6 +28,8 @@ _REGIONAL = (("老伴儿", "爱人"), ("老伴", "爱人"), ("那口子", "爱�
 # "做紧会计" (Cantonese: doing), "搁沈阳" (north-eastern: in), "老子是重庆的" (Sichuanese: I)
 # "我家老公", "我家猫": the family's is the user's own ("我的")
 _FAMILY_OWN = re.compile(r"我家(?=老公|老婆|爱人|媳妇|孩子|娃|闺女|儿子|女儿|宝宝|猫|狗|先生|太太)")
+# Cantonese "我個仔", "我嘅女": my son, my daughter
+_CANTONESE_CHILD = ((re.compile(r"(?<=我)[个嘅的]仔"), "儿子"), (re.compile(r"(?<=我)[个嘅]女(?![人孩生士])"), "女儿"))
 _DRINK = re.compile(r"饮(?![料食品用水酒])")
 _ASPECT = re.compile(r"([做读住学教返食饮])紧")
 _REGIONAL_IN = re.compile(r"搁(?!置|浅|下|着)")
@@ -65,6 +67,8 @@ def as_simplified(text: str) -> str:
     text = _ASPECT.sub(lambda m: "在" + m.group(1), text)
     text = _REGIONAL_IN.sub("在", _REGIONAL_I.sub("我", text))
     text = _DRINK.sub("喝", _FAMILY_OWN.sub("我的", text))
+    for pattern, kin in _CANTONESE_CHILD:
+        text = pattern.sub(kin, text)
     for pattern, chinese in _MIXED:
         text = pattern.sub(chinese, text)
     text = _PARTICLE.sub(lambda m: "了" if m.group(1) == "嘞" else "的", text)

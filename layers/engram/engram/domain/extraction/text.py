@@ -93,10 +93,14 @@ _ZH_SELF = re.compile(r"^我(?!的|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿
                       r"男朋友|女朋友|对象|孩子|娃|家(?!乡)|闺女|宝宝|领导|老板|经理|室友|邻居|前夫|前妻|前任|"
                       # kin and mentors by any of their names ("我娘叫…", "我最好的朋友…", "我导师…")
                       r"娘|爹|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|姥爷|舅|姑|叔|姨|表|堂|导师|老师|同学|发小|死党|"
-                      r"哥们|闺蜜|师兄|师姐|最好的|最要好的|"
+                      r"哥们|闺蜜|师兄|师姐|最好的|最要好的|孙子|孙女|外孙|侄子|侄女|外甥|"
                       # "我有个女儿，今年五岁": what follows is said of her
                       r"有(?:一|两|三)?(?:个|位)?(?:儿子|女儿|孩子|哥哥|姐姐|弟弟|妹妹|闺女|宝宝|娃))")
 
+# Who a clause is about when it opens on them: a third person, or one of the user's people.
+_ZH_SOMEONE = re.compile(r"^(?:他|她|它|(?:我的?|我家)?(?:闺女|女儿|儿子|孩子|娃|宝宝|孙子|孙女|外孙|外孙女|老公|"
+                         r"老婆|爱人|媳妇|丈夫|妻子|先生|太太|妈妈|爸爸|老妈|老爸|哥哥|姐姐|弟弟|妹妹|朋友|同事|老板|领导|"
+                         r"室友|邻居))")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _ZH_LIST_TAIL = re.compile(r"^(?:还有|以及|外加)")
 _ZH_HAS_KIN = re.compile(r"^我有(?:一)?(?:个|位)(儿子|女儿|闺女|哥哥|姐姐|弟弟|妹妹)$")
@@ -126,10 +130,16 @@ def clauses(sentence: str) -> list[str]:
             return out + [p if re.match(r"[我他她你]", p) else "我" + kin.group(1) + _ZH_CONNECTOR.sub("", p)
                           for p in parts[1:]]
         unsaid = bool(out) and bool(_ZH_UNSAID.match(out[0])) and not _ZH_OTHERS.search(sentence)
+        # "闺女叫秀英，在县城当护士": a clause that names someone else makes them the subject of what
+        # follows without one, until the user speaks of themself again
+        other = False
         for part in parts[1:]:
             bare = _ZH_CONNECTOR.sub("", part)
-            if (_ZH_SELF.match(out[0]) or unsaid) and (bare != part or _ZH_CARRY.match(bare)) \
-                    and not bare.startswith("我"):
+            if bare.startswith("我") and not _ZH_SOMEONE.match(bare):
+                other = False
+            elif _ZH_SOMEONE.match(bare):
+                other = True
+            elif (_ZH_SELF.match(out[0]) or unsaid) and not other and (bare != part or _ZH_CARRY.match(bare)):
                 part = "我" + bare
             out.append(part)
         return out
