@@ -204,3 +204,29 @@ def test_where_and_who_said_in_regional_or_passing_words(text, expected):
 ])
 def test_what_follows_a_clause_about_someone_else_is_theirs_not_the_users(text, absent):
     assert not absent & _current(text)
+
+
+def _after(*turns):
+    said = []
+    for i, text in enumerate(turns):
+        turn = clean_turn(i, {"role": "user", "content": text, "client_ts": TS, "message_id": f"m{i}"}, "s")
+        said += extract_facts(turn, said)
+    ended = {(f.predicate.value, f.object) for f in said if ENDED_TAG in f.tags}
+    return {(f.predicate.value, f.object) for f in said if ENDED_TAG not in f.tags} - ended
+
+
+@pytest.mark.parametrize(("turns", "gone", "kept"), [
+    (("My husband Dario handles the finances", "Dario and I finalized our divorce last month"),
+     ("has_spouse", "Dario"), None),
+    (("My friend Zeynep is coming over tonight.", "Zeynep and I aren't friends anymore after what she did."),
+     ("has_friend", "Zeynep"), None),
+    (("I had anemia last year", "the doctor says the anemia has fully resolved"), ("has_condition", "anemia"), None),
+    (("我有高血压，一直在吃药", "医生说血压已经正常，药也停了"), ("has_condition", "高血压"), None),
+    (("I work at Shopify as a support specialist",
+      "Big news, today was my first day at Stripe as a solutions engineer. Left Shopify last Friday."),
+     ("works_at", "Shopify"), ("works_at", "Stripe")),
+])
+def test_what_a_later_turn_ends_is_no_longer_current(turns, gone, kept):
+    current = _after(*turns)
+    assert gone not in current
+    assert kept is None or kept in current

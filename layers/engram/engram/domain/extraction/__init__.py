@@ -130,21 +130,17 @@ _DIED = (r"(?:died|passed away|passed on|passed(?! (?:my|the|a|an|his|her|their|
          r"|去世|过世|离世|病逝|走了)")
 
 
-def _living(clause: str, found: list[Found], previous: Sequence[Extraction] = ()) -> list[Found]:
-    """"since my husband Walter died", "my wife Ruth passed in the spring", "we lost Pancake": who
+def _living(clause: str, found: list[Found]) -> list[Found]:
+    """"since my husband Walter died", "my wife Ruth passed in the spring", "my late wife Ruth": who
     died is no longer a current relation (said within a few words before the verb, so "since my
     husband Walter died my daughter Linda calls me" ends Walter only)."""
     def died(obj: str) -> bool:
         name = re.escape(obj.split(" (")[0])
         return bool(re.search(rf"{name}\W+(?:\w+\W+){{0,3}}?{_DIED}|{name}[\u4e00-\u9fff]{{0,4}}{_DIED}"
-                              rf"|\blate (?:\w+ ){{0,2}}{name}\b"
-                              rf"|\b(?:lost|buried|had to put down) (?:our |my )?{name}\b", clause, re.I))
+                              rf"|\blate (?:\w+ ){{0,2}}{name}\b", clause, re.I))
 
-    found = [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
-    # "We lost Pancake last week": who was named in an earlier turn
-    return found + [(f.predicate, f.object, True, ()) for f in previous
-                    if f.is_fact and f.predicate in _PEOPLE and f.object and ENDED_TAG not in f.tags
-                    and died(f.object)]
+    # (who was named in an earlier turn is ended by rules_change.referred_endings)
+    return [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
 
 
 def _read(clause: str) -> list[Found]:
@@ -286,7 +282,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
                 if (found_by := as_found(clause)) is None:
                     continue
                 clause = found_by
-            read += _living(clause, _read(we_are_i(clause)), previous)
+            read += _living(clause, _read(we_are_i(clause)))
             read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
             read += _denied(clause, previous)
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told

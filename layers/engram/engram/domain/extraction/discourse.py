@@ -202,8 +202,9 @@ def with_antecedent(sentence: str) -> str:
 # told the user of the user is the user's own news, not hearsay.
 _CLINICIAN = re.compile(r"^(?:(?:my|the|our) )?(?:doctor|doc|gp|allergist|dermatologist|dentist|specialist|consultant|"
                         r"cardiologist|therapist|psychiatrist|physio|physiotherapist|optician|nurse|vet)s? "
-                        r"(?:says|said|told me|thinks|confirmed|reckons)(?: that)?,? (?=(?:i|i'm|i've)\b)"
-                        r"|^(?:我的?)?(?:医生|大夫|主治医生|过敏科医生)(?:说|告诉我|确诊)(?=我)", re.I)
+                        r"(?:says|said|told me|thinks|confirmed|reckons)(?: that)?,? (?=(?:i|i'm|i've|my|the)\b)"
+                        r"|^(?:我的?)?(?:医生|大夫|主治医生|过敏科医生)(?:说|告诉我|确诊)"
+                        r"(?=我|[\u4e00-\u9fff]{1,6}(?:已经|基本)?(?:正常|痊愈|康复|好了))", re.I)
 
 
 def as_found(clause: str) -> str | None:

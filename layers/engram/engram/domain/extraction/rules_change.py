@@ -79,7 +79,21 @@ _BROKE_UP = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |finally |recently |of
                        r"|\b(?:the |my |our )?divorce(?: (?:with|from) (" + WORD + r"))? (?:was |is |has |got |just )*"
                        r"(?:finali[sz]ed|final|through|official|came through|went through)\b"
                        # "Sophie dumped me": the partner ending it, named first
-                       r"|^(" + WORD + r") (?:just |finally )?(?:dumped|left|broke up with|divorced) me\b", _I)
+                       r"|^(" + WORD + r") (?:just |finally )?(?:dumped|left|broke up with|divorced) me\b"
+                       # "Dario and I finalized our divorce last month", "we finalised the divorce"
+                       # (a clause of its own after "Dario and": the partner is the last one named)
+                       r"|^(?:i|we) (?:\w+ )?(?:finali[sz]ed|signed) (?:our|the|my) divorce(?: papers)?\b", _I)
+# "Zeynep and I aren't friends anymore", "I'm not friends with Zeynep any more": a friendship ended
+_FELL_OUT = re.compile(r"^(?:i|we) (?:aren't|are not|are no longer|stopped being) friends"
+                       r"|\bi(?:'m| am) (?:not|no longer) friends with (" + WORD + r")"
+                       r"|我(?:和|跟)([\u4e00-\u9fff]{1,4}?)(?:已经)?(?:绝交|闹掰|不是朋友)了?", _I)
+# "the anemia has fully resolved", "cancer-free, full remission", "血压已经正常，药也停了": a condition over
+_RECOVERED = re.compile(r"\b(?:resolved|cured|in (?:full )?remission|full remission|\w+-free|all clear|recovered|"
+                        r"healed|no longer (?:have|has)|gone away|went away|is gone|are gone)\b"
+                        r"|(?:已经|基本)?(?:正常了?|痊愈|康复|好了|治好了|停药|药也停了)", _I)
+# "Left Shopify last Friday": a job left by its employer's name alone
+_LEFT_EMPLOYER = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:just |finally |recently |officially )?left (" + WORD + r")\b",
+                            _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
 # away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
@@ -90,6 +104,9 @@ _DIED = re.compile(r"(?:^|^[^,:]{1,30}[,:]\s*)(" + LETTER + r"{2,30}) (?:just |s
                    r"|^(?:rip|r\.i\.p\.?|rest in peace),? (?:my |little |sweet |dear )*(" + LETTER + r"{2,30})\b"
                    r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
                    r"(?:去世|过世|死|走)了", _I)
+# "We lost Pancake last week", "we had to put Rex down": a pet or person lost, named after the verb
+_LOST = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |sadly |recently )?(?:lost|buried|had to put down) (?:our |my )?"
+                   r"(?:\w+ )?(?-i:([A-Z]" + LETTER + r"{1,30}))\b", _I)
 # "I quit the law firm", "handed in my notice", "got laid off", "我辞职了", "柜员我不干了": a job left.
 # Its subject is the user: said first, or dropped ("Handed in my notice at Westpac").
 _QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officially|today|yesterday|so|and) )*(?:"
@@ -126,11 +143,28 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         whole = named is None or bool(match and re.search(r"\b(?:job|role|position)\b", match.group(0), _I)
                                       and any(employs(f) for f in earlier))
         return [(f.predicate, f.object) for f in earlier if f.predicate in _WORK and (whole or employs(f))]
-    if match := _DIED.search(clause):
+    if match := _FELL_OUT.search(clause):
+        name = next((g for g in match.groups() if g), "").lower()
+        return [(f.predicate, f.object) for f in earlier
+                if f.predicate is P.HAS_FRIEND and (not name or f.object.lower() == name)][-1:]
+    if _RECOVERED.search(clause):
+        return [(f.predicate, f.object) for f in earlier if f.predicate is P.HAS_CONDITION and _named(f.object, clause)]
+    if (match := _LEFT_EMPLOYER.search(clause)) and any(
+            f.predicate is P.WORKS_AT and f.object.lower() == match.group(1).lower() for f in earlier):
+        return [(P.WORKS_AT, match.group(1))]
+    if match := _DIED.search(clause) or _LOST.search(clause):
         name = next(g for g in match.groups() if g).lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES
                 and (f.object.lower() == name or f.object.lower().startswith(name + " ("))]
     return []
+
+
+def _named(condition: str, clause: str) -> bool:
+    """Whether the clause speaks of the condition: a word of it ("cancer" of "breast cancer"), or in
+    Chinese two of its characters ("血压" of "高血压")."""
+    if re.search(r"[\u4e00-\u9fff]", condition):
+        return any(condition[i:i + 2] in clause for i in range(len(condition) - 1))
+    return any(len(w) > 3 and re.search(rf"\b{re.escape(w)}", clause, _I) for w in condition.lower().split())
 
 
 # A diet replaces the one before it: who goes pescatarian is no longer vegetarian ("素食" is the

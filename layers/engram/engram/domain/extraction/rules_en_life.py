@@ -160,6 +160,14 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:now |currently |still |also )?(?i:an? )(?!(?:[\w-]+ ){0,2}students?\b)" + JOB
                     + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
     Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|for|with) " + ORG), P.WORKS_AT, 2, value=_employer),
+    # a first day says the new job: "today was my first day at Stripe as a solutions engineer",
+    # "first day today as a junior UX designer at Figma"
+    Rule(re.compile(r"\b(?i:(?:my )?first day(?: today| at work| of work)?) (?i:at|with) " + ORG), P.WORKS_AT,
+         value=_employer),
+    Rule(re.compile(r"\b(?i:(?:my )?first day(?: today| at work)?)(?: (?i:at|with) " + ORG + r")? (?i:as an?) (?i:"
+                    + JOB + ")"), P.WORKS_AS, 2),
+    Rule(re.compile(r"\b(?i:first day(?: today)?) (?i:as an?) (?i:" + JOB + r") (?i:at|with) " + ORG), P.WORKS_AT, 2,
+         value=_employer),
     Rule(re.compile(_WORK + r" (?i:as) (?i:an? )" + JOB + r" (?i:at|in|for) " + WORKPLACE), P.WORKS_AT, 2),
     Rule(re.compile(r"\b(?i:i|i'm|i am) (?i:just |recently |finally )?(?i:start(?:ed|ing) (?:working |a new job |my "
                     r"new job |work )?at|"
