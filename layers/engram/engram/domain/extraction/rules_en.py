@@ -180,8 +180,9 @@ _AGE_NUMBER = r"(\d{1,3}|" + EN_NUMBER_WORDS + r")"
 # ("can you suggest a gift for my husband Tom?", "my manager Deepak said …"): ``PRESUPPOSED``.
 MY_PET = Rule(re.compile(r"\b(?i:my|our) " + _PET_LOOKS + PET + r"(?:'s name is|'s names are| is named| is called|"
                          r" are named| are called|,)? " + PEOPLE), P.HAS_PET, 2, lists=True, kind_group=1)
-MY_RELATION = Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are| is named|"
-                              r" is called| are named| are called| are|,| is|:)? " + PEOPLE), None, 2,
+# ("my wife name is Fatima": the possessive dropped, as many say it in a second language)
+MY_RELATION = Rule(re.compile(r"\b(?i:my) " + RELATION_MOD + RELATION + r"(?:'s name is|'s names are|(?:'s)? name is|"
+                              r" is named| is called| are named| are called| are|,| is|:)? " + PEOPLE), None, 2,
                    relation_group=1, lists=True)
 PRESUPPOSED = [MY_PET, MY_RELATION]
 
@@ -193,8 +194,11 @@ RULES: list[Rule] = [
                     r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\bHis )(?<!\bHer )(?<!\bTheir )(?<!\bIts )"
                     r"name's) " + NAME), P.HAS_NAME,
          value=_name),
-    Rule(re.compile(r"\b(?i:i'm|i am) " + NAME + r"(?=$|[,.!;]| and | from | here\b| by the way)"),
+    Rule(re.compile(r"\b(?i:i'm|i am) " + NAME + r"(?=$|[,.!;]| and | from | here\b| by the way| now\b)"),
          P.HAS_NAME, value=_name),
+    # a parent naming their child by the parent they are: "this is Dana, Lily's mom", "I'm Omar's dad"
+    Rule(re.compile(r"\b(?i:i'm|i am|this is (?-i:[A-Z]\w+),?) " + NAME + r"(?i:'s) (?i:mom|mum|mother|dad|father|"
+                    r"parent|mama|papa)\b"), P.HAS_CHILD),
     # introductions: "Hi, this is Dana", "Dana here!" (the opening of a message, not "this is Paris")
     Rule(re.compile(r"^(?i:hi|hey|hello|hiya)(?i: there)?[,!.]?\s+(?i:this is|it's|it is) " + NAME
                     + r"(?=$|[,.!]| here\b| by the way)"), P.HAS_NAME, value=_introduced),
@@ -370,6 +374,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^(?i:(?:honestly|so|man|ugh|tbh),? )?(?i:living in) " + PLACE + r"(?= (?i:is|has|in|during)\b)"),
          P.LIVES_IN),
     Rule(re.compile(r"\b(?i:these days|nowadays|now),? (?i:i'm|i am) (?i:in|based in|living in) " + PLACE), P.LIVES_IN),
+    Rule(re.compile(PLACE + r",? (?i:where i (?:live|'m based|am based|live now)|which is where i live)\b"),
+         P.LIVES_IN),
     Rule(re.compile(r"^(?i:home(?: for me)? is) " + PLACE), P.LIVES_IN),
     # pets: "my dog Rex", "I have two cats, Miso and Tofu", "Pixel is my cat", "I adopted a puppy"
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?:,|:| named| called|, named| -| whose name is)? "

@@ -27,7 +27,9 @@ OCCUPATIONS = (r"医生|大夫|老师|教师|护士|程序员|工程师|软件�
                r"数据分析师|分析师|农民|画家|教授|研究员|科学家|编辑|摄影师|牙医|兽医|律师助理|模特|歌手|"
                r"音乐人|主播|店长|老板|创业者|自由职业者|快递员|外卖员|保安|银行职员|客服|前端工程师|后端工程师|"
                r"算法工程师|测试工程师|运营|产品经理|心理咨询师|健身教练|教练|幼师|小学老师|中学老师|大学老师|柜员|"
-               r"收银员|服务员|保姆|清洁工|电工|木匠|医药代表|人事|财务|出纳|导游|空姐|飞行员|理发师|营养师")
+               r"收银员|服务员|保姆|清洁工|电工|木匠|医药代表|人事|财务|出纳|导游|空姐|飞行员|理发师|营养师|"
+               # heads a title ends on, whatever its field ("物流主管", "市场总监", "客户经理")
+               r"主管|总监|顾问|专员|助理|技术员|业务员|销售员|研究员|规划师|咨询师|工程师|设计师|分析师")
 CONDITIONS = (r"二型糖尿病|2型糖尿病|一型糖尿病|1型糖尿病|糖尿病|哮喘|高血压|高血脂|高血糖|抑郁症|焦虑症|失眠|"
               r"偏头痛|胃病|胃炎|心脏病|关节炎|湿疹|癫痫|乳糖不耐受|痛风|过敏性鼻炎|鼻炎|贫血|甲亢|甲减|"
               r"多动症|自闭症|强迫症|颈椎病|腰椎间盘突出|脂肪肝|低血糖|冠心病|帕金森|阿尔茨海默症")
@@ -249,11 +251,15 @@ RULES: list[Rule] = [
     Rule(re.compile(r"^我" + ADV + r"(?:怕|害怕|恐惧)" + OBJ + END), P.DISLIKES),
     # occupations: "我是一名医生", "我在医院当护士", "我的工作是程序员"
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)?(" + OCCUPATIONS + r")" + END), P.WORKS_AS),
+    # "我是麻醉科医生": a field before the job is part of it
+    # (two characters at least, never a measure word: "张经理" is a name and a title)
+    Rule(re.compile(r"我" + ADV + r"是((?![一这那个名位])[\u4e00-\u9fff]{2,4}?(?:" + OCCUPATIONS + r"))" + END),
+         P.WORKS_AS),
     # "我是一名中学数学老师": what is taught or where, said before the job, is part of it
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)([\u4e00-\u9fff]{1,4}?(?:" + OCCUPATIONS + r"))"
                     + END), P.WORKS_AS),
-    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?(" + OCCUPATIONS + r")"),
-         P.WORKS_AS),
+    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?"
+                    r"((?:(?![一这那个名位])[\u4e00-\u9fff]{2,4}?)?(?:" + OCCUPATIONS + r"))"), P.WORKS_AS),
     Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
     Rule(re.compile(r"我是(?:做|干|搞)(" + OCCUPATIONS + r")的"), P.WORKS_AS),
     # where the user works: "我在腾讯工作", "我在一家医院上班", "我在谷歌当工程师"
