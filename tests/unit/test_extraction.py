@@ -230,3 +230,18 @@ def test_what_a_later_turn_ends_is_no_longer_current(turns, gone, kept):
     current = _after(*turns)
     assert gone not in current
     assert kept is None or kept in current
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("医生，我今年45岁，有高血压，对青霉素过敏", {("has_condition", "高血压"), ("allergic_to", "青霉素")}),
+    ("面试官您好，我叫郑思远，毕业于华中科技大学", {("studied_at", "华中科技大学")}),
+    ("我在 Google 做软件工程师，base 新加坡", {("works_at", "Google"), ("lives_in", "新加坡")}),
+    ("利益相关：我在协和医院当麻醉科医生", {("works_as", "麻醉科医生")}),
+    ("this is Dana, Lily's mom. Lily has been struggling with fractions.", {("has_child", "Lily")}),
+])
+def test_what_a_message_addressed_or_spaced_otherwise_says_is_read(text, expected):
+    assert expected <= _current(text)
+
+
+def test_a_name_and_a_title_is_not_a_job():
+    assert not {f for f in _current("我是张经理。") if f[0] == "works_as"}

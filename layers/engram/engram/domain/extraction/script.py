@@ -40,6 +40,10 @@ _MIXED = ((re.compile(r"(?i)(?<![A-Za-z])hobb(?:y|ies)(?![A-Za-z])"), "爱好"),
           (re.compile(r"(?i)(?<![A-Za-z])(?:boss|manager|leader)(?![A-Za-z])(?=\s*(?:叫|是|人|说))"), "领导"),
           (re.compile(r"(?i)(?<![A-Za-z])base(?:在|于)?\s*(?=[\u4e00-\u9fff])"), "住在"))
 _PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff])([滴嘞哒])(?=[，。！？,.!?\s]|$)")
+# "我在 Google 做软件工程师": the spaces some put around a Latin word inside Chinese
+_LATIN_SPACED = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[A-Za-z])|(?<=[A-Za-z])[ \u3000]+(?=[\u4e00-\u9fff])")
+# Shanghainese: "阿拉" (I, we) at the head of a clause, "欢喜" (to like)
+_SHANGHAI = ((re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))阿拉"), "我"), (re.compile(r"(?<!欢)欢喜(?!喜)"), "喜欢"))
 # A space between two Chinese words (digits and Latin words count when a Chinese word is beside).
 _SPACE = re.compile(r"(?<=[\u4e00-\u9fff\d])[ \u3000]+(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])[ \u3000]+(?=\d)")
 
@@ -69,6 +73,9 @@ def as_simplified(text: str) -> str:
     text = _DRINK.sub("喝", _FAMILY_OWN.sub("我的", text))
     for pattern, kin in _CANTONESE_CHILD:
         text = pattern.sub(kin, text)
+    text = _LATIN_SPACED.sub("", text)
+    for pattern, common in _SHANGHAI:
+        text = pattern.sub(common, text)
     for pattern, chinese in _MIXED:
         text = pattern.sub(chinese, text)
     text = _PARTICLE.sub(lambda m: "了" if m.group(1) == "嘞" else "的", text)

@@ -114,10 +114,16 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCES.split(text) if s.strip()]
 
 
+# Who the message is addressed to, before what it says: "医生，我今年45岁…", "面试官您好，我叫…"
+_ZH_VOCATIVE = re.compile(r"^(?:医生|大夫|老师|护士|律师|各位[\u4e00-\u9fff]{0,4}?|大家|姐妹们|宝子们|家人们|亲们|"
+                          r"朋友们|[\u4e00-\u9fff]{0,6}?(?:您好|你好|们好))[，,！!：:]\s*")
+
+
 def clauses(sentence: str) -> list[str]:
     """One sentence as clauses with one subject each; a subjectless clause after one the user is the
     subject of ("…，但是不喜欢香菜", "… but hate country") gets the user back as its subject."""
     if is_chinese(sentence):
+        sentence = _ZH_VOCATIVE.sub("", sentence) or sentence
         parts = [zh_own(without_fillers(p)) for p in _ZH_SPLIT.split(without_fillers(sentence) or sentence)]
         parts = [p for p in parts if p]
         # "书法、钓鱼，还有养花": the last item of a list said after a comma belongs to the list
