@@ -161,6 +161,13 @@ def test_the_background_is_never_below_the_models_own_level_and_stays_a_cosine(c
     assert unrelated <= baseline <= max([unrelated, *cosines])
 
 
+def test_the_background_of_equal_cosines_is_that_cosine_to_the_last_bit():
+    # hypothesis found (5 * c + k * c) / (5 + k) rounding one ulp above c
+    for prior in range(0, 51):
+        c = 0.34295502639294084
+        assert background_cosine([0.9, 0.9, 0.9, *[c] * 5], c, prior) <= c
+
+
 def test_a_user_with_few_memories_leans_on_the_models_level():
     # The first few may be the answer: they are never the background.
     assert background_cosine([0.95, 0.9, 0.9], unrelated=0.1, prior_docs=3) == 0.1

@@ -170,7 +170,8 @@ def background_cosine(cosines: Sequence[float], unrelated: float, prior_docs: in
     middle = len(rest) // 2
     median = rest[middle] if len(rest) % 2 else (rest[middle - 1] + rest[middle]) / 2
     shrunk = (len(rest) * median + prior_docs * unrelated) / (len(rest) + prior_docs)
-    return max(unrelated, shrunk)
+    # a weighted mean of equal floats may round one ulp past them: it stays between its ends
+    return min(max(unrelated, shrunk), max(unrelated, median))
 
 
 def reciprocal_rank_fusion(rankings: Iterable[tuple[Sequence[str], float]], k: int = RRF_K) -> dict[str, float]:
