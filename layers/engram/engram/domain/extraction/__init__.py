@@ -124,25 +124,6 @@ def classify(text: str) -> EventType:
     return next((kind for pattern, kind in ordered if pattern.search(text)), EventType.FACT)
 
 
-_PEOPLE = {Predicate.HAS_SPOUSE, Predicate.HAS_CHILD, Predicate.HAS_PARENT, Predicate.HAS_SIBLING, Predicate.HAS_FRIEND,
-           Predicate.HAS_PET, Predicate.HAS_COLLEAGUE, Predicate.HAS_MANAGER, Predicate.HAS_ADVISOR}
-_DIED = (r"(?:died|passed away|passed on|passed(?! (?:my|the|a|an|his|her|their|by|through|over|out|it)\b)"
-         r"|去世|过世|离世|病逝|走了)")
-
-
-def _living(clause: str, found: list[Found]) -> list[Found]:
-    """"since my husband Walter died", "my wife Ruth passed in the spring", "my late wife Ruth": who
-    died is no longer a current relation (said within a few words before the verb, so "since my
-    husband Walter died my daughter Linda calls me" ends Walter only)."""
-    def died(obj: str) -> bool:
-        name = re.escape(obj.split(" (")[0])
-        return bool(re.search(rf"{name}\W+(?:\w+\W+){{0,3}}?{_DIED}|{name}[\u4e00-\u9fff]{{0,4}}{_DIED}"
-                              rf"|\blate (?:\w+ ){{0,2}}{name}\b", clause, re.I))
-
-    # (who was named in an earlier turn is ended by rules_change.referred_endings)
-    return [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
-
-
 def _read(clause: str) -> list[Found]:
     """One clause's facts. A change of state is first read as the negation it may be ("I don't
     like coffee any more" is a current dislike); failing that, as the state it ends."""
@@ -282,7 +263,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
                 if (found_by := as_found(clause)) is None:
                     continue
                 clause = found_by
-            read += _living(clause, _read(we_are_i(clause)))
+            read += rules_change.died_here(clause, _read(we_are_i(clause)))
             read += [(p, o, True, ()) for p, o in rules_change.referred_endings(clause, previous)]
             read += _denied(clause, previous)
         # "My husband Tom" names the user's husband however the sentence goes on: asked, or told

@@ -127,6 +127,25 @@ _PARTNER = (P.HAS_SPOUSE,)
 _LIVES = (P.HAS_PET, P.HAS_SPOUSE, P.HAS_CHILD, P.HAS_PARENT, P.HAS_SIBLING, P.HAS_FRIEND)
 
 
+# Who a death said in the same clause ends: the lives above and the people of work and study.
+_PEOPLE = {*_LIVES, P.HAS_COLLEAGUE, P.HAS_MANAGER, P.HAS_ADVISOR}
+_DIED_HERE = (r"(?:died|passed away|passed on|passed(?! (?:my|the|a|an|his|her|their|by|through|over|out|it)\b)"
+              r"|去世|过世|离世|病逝|走了)")
+
+
+def died_here(clause: str, found: list[tuple]) -> list[tuple]:
+    """"since my husband Walter died", "my wife Ruth passed in the spring", "my late wife Ruth": who
+    died is no longer a current relation (said within a few words before the verb, so "since my
+    husband Walter died my daughter Linda calls me" ends Walter only)."""
+    def died(obj: str) -> bool:
+        name = re.escape(obj.split(" (")[0])
+        return bool(re.search(rf"{name}\W+(?:\w+\W+){{0,3}}?{_DIED_HERE}|{name}[\u4e00-\u9fff]{{0,4}}{_DIED_HERE}"
+                              rf"|\blate (?:\w+ ){{0,2}}{name}\b", clause, re.I))
+
+    # (who was named in an earlier turn is ended by referred_endings)
+    return [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
+
+
 def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[P, str]]:
     """The partner a breakup ends, the pet or person a death ends, as an earlier turn named them."""
     earlier = [f for f in previous if f.is_fact and f.object and "ended" not in f.tags]

@@ -25,12 +25,12 @@ _REGIONAL = (("老伴儿", "爱人"), ("老伴", "爱人"), ("那口子", "爱�
              ("闺女儿", "闺女"), ("婆娘", "老婆"), ("堂客", "老婆"), ("孩子他爸", "老公"), ("孩子他妈", "老婆"),
              ("孩子她妈", "老婆"), ("当家的", "老公"), ("我俩", "我们"), ("老爷们儿", "老公"), ("老爷们", "老公"),
              ("钟意", "喜欢"), ("啥子", "什么"), ("阿妈", "妈妈"), ("阿爸", "爸爸"))
-# "做紧会计" (Cantonese: doing), "搁沈阳" (north-eastern: in), "老子是重庆的" (Sichuanese: I)
 # "我家老公", "我家猫": the family's is the user's own ("我的")
 _FAMILY_OWN = re.compile(r"我家(?=老公|老婆|爱人|媳妇|孩子|娃|闺女|儿子|女儿|宝宝|猫|狗|先生|太太)")
-# Cantonese "我個仔", "我嘅女": my son, my daughter
+# Cantonese "我個仔", "我嘅女": my son, my daughter; "饮" (to drink)
 _CANTONESE_CHILD = ((re.compile(r"(?<=我)[个嘅的]仔"), "儿子"), (re.compile(r"(?<=我)[个嘅]女(?![人孩生士])"), "女儿"))
 _DRINK = re.compile(r"饮(?![料食品用水酒])")
+# "做紧会计" (Cantonese: doing), "搁沈阳" (north-eastern: in), "老子是重庆的" (Sichuanese: I)
 _ASPECT = re.compile(r"([做读住学教返食饮])紧")
 _REGIONAL_IN = re.compile(r"搁(?!置|浅|下|着)")
 _REGIONAL_I = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))老子(?=是|在|就|也|今年|叫|住|从|\d)")
@@ -56,9 +56,9 @@ def _t2s():
 
 
 def as_simplified(text: str) -> str:
-    """The turn as the Chinese rules read it (an English turn is returned as it is). Length is kept
-    but where a regional word is longer than the common one, so a span of the result is mostly the
-    same span of the turn."""
+    """The turn as the Chinese rules read it (an English turn is returned as it is). Its length is
+    the turn's unless a regional word is longer than the common one or a Latin word was spaced off;
+    while it is, a span of the result is the same span of the turn (``as_written``)."""
     if not _HAN.search(text):
         return text
     for cantonese, mandarin in _CANTONESE:
