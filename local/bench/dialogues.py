@@ -9,7 +9,9 @@ days, user and assistant turns, questions asked in Chinese and some in English) 
 ``en_assistant_*.json`` (English, 10 long conversations with an assistant over many sessions).
 Each question names its kind (``single``, ``multi``, ``temporal``, ``update``, ``preference``,
 ``assistant``: what the assistant said, ``english``: asked in English about Chinese memories,
-``never_said``: evidence empty).
+``never_said``: evidence empty). The answerable questions about the user's own words are asked
+again with a memory cue (``guard.memory_phrased``): the guard then applies, and the figures say
+what it costs them.
 
 For each model: a fresh tenant, each conversation a fresh user ingested through the HTTP API
 in-process (the stores of the local stack), then, once its events are searchable, every question
@@ -42,11 +44,16 @@ from engram.domain.model import Scope
 from engram.errors import StoreUnavailable
 
 from . import use_local_stack
+from .guard import memory_phrased
 from .locomo import Client, distinct_ids, ingest, percentiles, score
 
 HERE = Path(__file__).with_name("dialogues")
 SETS = {"zh": "zh_companion_*.json", "en": "en_assistant_*.json"}
 NEVER_SAID = "never_said"
+# Asked again with a memory cue ("还记得…吗？", "Do you remember …"), which turns the guard on: what
+# the user said must still be found. Not the assistant's words (asked with a cue already) nor
+# questions across languages (their own kind).
+PHRASED_KINDS = frozenset({"single", "multi", "temporal", "update", "preference"})
 KS = [5, 10]
 
 
@@ -138,6 +145,7 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
     client = Client(model_deps, None, None, (saved["tenant"], saved["key"]) if saved else None)
     users = dict(saved["users"]) if saved else {}
     per_question, query_ms, recall_ms, ingest_seconds, offset, searchable_s = [], [], [], 0.0, 0, 0.0
+    phrased: list[dict] = []
     for conv in data:
         messages = conversation_messages(conv)
         if conv["user"] not in users:
@@ -151,6 +159,12 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
         turn_ids = [m["message_id"] for m in messages]
         vectors, offset = passages[offset:offset + len(messages)], offset + len(messages)
         for qa in conv["questions"]:
+            if qa["category"] in PHRASED_KINDS:
+                asked = memory_phrased(qa["question"], len(phrased))
+                answer = client.post(f"/v1/users/{user}/recall", {"query": asked, "k": max(KS), "now": now.isoformat()})
+                phrased.append({"user": conv["user"], "id": qa["id"], "category": "memory_phrased", "question": asked,
+                                "evidence": qa["evidence"], "retrieved_message_ids": distinct_ids(answer["items"]),
+                                "no_record": answer["no_record"]})
             t0 = time.perf_counter()
             answer = client.post(f"/v1/users/{user}/recall", {"query": qa["question"], "k": max(KS),
                                                               "now": now.isoformat()})
@@ -177,6 +191,15 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
         "false_no_record": rate([q["no_record"] for q in answerable]),
         "false_no_record_by_category": {c: rate([q["no_record"] for q in answerable if q["category"] == c])
                                         for c in kinds},
+        # The same questions as asked plainly and with a memory cue (the guard on): recall@10 of both.
+        "memory_phrased": {"questions": len(phrased),
+                           "recall_at_10": score(phrased, "retrieved_message_ids", [10], ("memory_phrased",))
+                           ["recall"]["10"]["overall"],
+                           "plain_recall_at_10": score([dict(q, category="memory_phrased") for q in answerable
+                                                        if q["category"] in PHRASED_KINDS],
+                                                       "retrieved_message_ids", [10], ("memory_phrased",))
+                           ["recall"]["10"]["overall"],
+                           "false_no_record": rate([q["no_record"] for q in phrased])},
         "degraded_answers": sum(bool(q["degraded"] or q["memory_unavailable"]) for q in per_question),
         "embedding": {"passages": len(texts), "passages_per_s": passages_per_s,
                       "query_ms": percentiles(query_ms)},
@@ -185,7 +208,7 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
                    "turns_per_s": round(len(texts) / max(ingest_seconds, 1e-9), 1) if ingest_seconds else None,
                    "wait_searchable_s": round(searchable_s, 1)},
         "questions": {"answerable": len(answerable), "never_said": len(never_said)},
-        "per_question": per_question,
+        "per_question": per_question + phrased,
     }
 
 
@@ -206,6 +229,11 @@ def print_table(results: list[dict]) -> None:
         print(f"{r['model']:<7} {r['never_said_caught']:>17.3f} {r['false_no_record']:>15.3f} "
               f"{e['passages_per_s'] or '(cached)':>10} {e['query_ms']['p50']:>12.2f} "
               f"{r['recall_ms']['p50']:>13.2f} {r['recall_ms']['p95']:>13.2f} {r['degraded_answers']:>8}")
+    for r in results:
+        m = r["memory_phrased"]
+        print(f"{r['model']}: memory-phrased ({m['questions']} facts asked again with a cue): recall@10 "
+              f"{m['recall_at_10']:.3f} against {m['plain_recall_at_10']:.3f} asked plainly, false no-record "
+              f"{m['false_no_record']:.3f}")
     for r in results:
         i = r["ingest"]
         print(f"{r['model']}: false no-record by kind {r['false_no_record_by_category']}; ingest "

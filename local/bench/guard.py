@@ -37,6 +37,13 @@ TEMPLATES = (
     "You remember, {q}",
     "Did I ever tell you? {Q}",
 )
+# The same in Chinese: the cue before, around or after the question (its own "?" dropped).
+ZH_TEMPLATES = (
+    "还记得{Z}吗？",
+    "我之前跟你说过{Z}吗？",
+    "{Z}，我上次跟你说过的，还记得吗？",
+    "你记不记得{Z}？",
+)
 NEVER_SAID_PER_CONVERSATION = 60
 GUARD_SWEEP = [round(0.2 + 0.025 * i, 3) for i in range(21)]
 FLOOR_SWEEP = [-1.0, 0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35]
@@ -46,7 +53,11 @@ RAW = dataclasses.replace(RECALL_PLAN, recipe=dataclasses.replace(HYBRID, name="
 
 
 def memory_phrased(question: str, index: int) -> str:
+    """``question`` asked with a memory cue ("Do you remember ...", "还记得...吗？"), the ``index``-th
+    of its language's templates."""
     q = question.strip()
+    if not q.isascii():
+        return ZH_TEMPLATES[index % len(ZH_TEMPLATES)].format(Z=q.rstrip("？?。.!！ "))
     return TEMPLATES[index % len(TEMPLATES)].format(q=q[:1].lower() + q[1:], Q=q)
 
 

@@ -48,6 +48,10 @@ def test_a_question_about_what_the_assistant_said_is_a_memory_question(query):
     "What did I tell you about my dog?",
     "你推荐一本书吧", "你说我该怎么办", "给我举个例子", "What do you suggest I cook tonight?",
     "Should the assistant remind the user tomorrow?",
+    # The user telling the assistant: 你 is who was told.
+    "我跟你说过我家狗叫什么名字吗？", "我之前跟你提过我弟弟吗", "还记得我和你讲过的那家店吗",
+    "我有没有对你说过我住几楼",
+    "我是不是向您提过我老伴的事",
 ])
 def test_a_request_made_now_is_not_about_what_the_assistant_said(query):
     assert not asks_what_assistant_said(query)

@@ -182,27 +182,51 @@ _ZH_NOT_TOPIC = _ZH_FUNCTION_WORDS | frozenset(
 
 
 def load_segmenter():
-    """jieba with its dictionary loaded (once per process: about 2 s, so a recall's warm-up does
-    it outside every step's deadline)."""
+    """jieba's part-of-speech tagger with its dictionary loaded (once per process: about 2 s, so a
+    recall's warm-up does it outside every step's deadline)."""
     global _JIEBA
     if _JIEBA is None:
         import jieba
+        import jieba.posseg
 
         jieba.setLogLevel(60)  # its dictionary loads silently
         jieba.initialize()
-        _JIEBA = jieba
+        _JIEBA = jieba.posseg
     return _JIEBA
 
 
+# Parts of speech that never say what a question is about: pronouns and question words (哪位, 啥时候),
+# adverbs (分别, 一共), numerals and measures, prepositions, conjunctions, particles, locatives (前后),
+# times, punctuation.
+_NOT_TOPIC_TAGS = ("r", "d", "m", "q", "p", "c", "u", "f", "t", "x", "y", "e", "o", "z")
+# Characters jieba's dictionary does not join are words it does not know: three or more in a row
+# are read as one (a name: 周子航); two are as often a pronoun and a verb (我住) as a name.
+_UNKNOWN_WORD = 3
+_JOINING = frozenset("是有在叫说给让把被和跟对也都就还又很太要会能想去来")  # verbs a name is followed by
+
+
 def chinese_words(text: str) -> tuple[str, ...]:
-    """The words of ``text``'s Chinese that say what it is about: segmented, two characters or
-    more, none of the words every question is built of."""
+    """The words of ``text``'s Chinese that say what it is about: segmented by the dictionary alone
+    (its guesses at unknown words join a pronoun to a verb: 我住, 我换, 各是), two characters or more,
+    no word of a kind that never carries a topic and none of the words every question is built of."""
     runs = _CJK_RUN.findall(text)
     if not runs:
         return ()
-    segmenter = load_segmenter()
-    words = (w for run in runs for w in segmenter.lcut(run))
-    return tuple(dict.fromkeys(w for w in words if len(w) >= 2 and w not in _ZH_NOT_TOPIC))
+    tagger = load_segmenter()
+    words: list[str] = []
+    for run in runs:
+        loose: list[str] = []  # single characters in a row, not of a function kind
+        for pair in [*tagger.lcut(run, HMM=False), None]:
+            word, tag = (pair.word, pair.flag) if pair is not None else ("", "x")
+            if len(word) == 1 and not tag.startswith(_NOT_TOPIC_TAGS) and word not in _JOINING:
+                loose.append(word)
+                continue
+            if len(loose) >= _UNKNOWN_WORD:
+                words.append("".join(loose))
+            loose = []
+            if len(word) >= 2 and not tag.startswith(_NOT_TOPIC_TAGS):
+                words.append(word)
+    return tuple(dict.fromkeys(w for w in words if w not in _ZH_NOT_TOPIC))
 
 
 def topic_terms(terms: Sequence[str], han_words: Sequence[str]) -> list[str]:

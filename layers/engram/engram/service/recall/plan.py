@@ -133,8 +133,10 @@ class RecallPlan:
         intent = asked_about(ctx.intent, signals)
         unsaid = "topic_words" in signals and TopicWords.from_fields(signals["topic_words"]).all_unsaid
         heard = set(signals["heard"]) if "heard" in signals else None
-        found = bool(items) and (not intent.memory_dependent or has_record(
-            counted_records(items, heard, intent.about_assistant), self.recipe.record_threshold(unsaid),
+        # A relation the user never spoke of ("my brother" to a user with sisters) is no one's record.
+        found = bool(items) and (not intent.memory_dependent or not signals.get("unsaid_relations") and has_record(
+            counted_records(items, heard, intent.about_assistant),
+            self.recipe.record_threshold(unsaid, han=bool(signals.get("han"))),
             intent.names))
         if not found:
             items = []  # never pad an answer with weak matches

@@ -25,6 +25,7 @@ from ...domain.recall.fusion import (
     calibrated_cosine,
     checkable,
     convex_scores,
+    counted_records,
     dominant_script,
     lateness_of,
     mentions_any,
@@ -49,6 +50,7 @@ from ...domain.recall.lexical import (
 )
 from ...domain.recall.neighbours import adjacent, with_neighbours
 from ...domain.recall.query import QueryIntent, content_terms, lexical_text
+from ...domain.recall.relations import relation_terms, relations_in, unsaid_relations
 from ...domain.records import SessionRef
 from ...errors import EngramError, StoreUnavailable
 from ..privacy import reveal_episode, reveal_items
@@ -195,6 +197,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     topic = intent.topic or intent.text
     terms = query_terms(topic)
     han_words = chinese_words(topic)  # what a Chinese question is about, as words (the guard's)
+    relations = relations_in(topic) if intent.memory_dependent else []  # "my sister", "我弟弟"
     # What needs no vector is asked while the question is embedded (I/O beside CPU): the lexical
     # candidates with the user's term counts, in one round trip, and the fresh list. Sealed
     # (sensitive) events are found lexically by their keyed term tokens only: the user's key is
@@ -202,7 +205,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     def lexical_side() -> tuple[list[dict], int, dict[str, int]]:
         blind = deps.keys.blind_terms(scope, index_terms(topic), create=False)
         return deps.episodes.lexical(scope, lexical_text(topic), recipe.lexical_candidates, blind=blind,
-                                     count_terms=list(dict.fromkeys([*terms, *han_words])))
+                                     count_terms=list(dict.fromkeys([*terms, *han_words, *relation_terms(relations)])))
 
     searching = deps.runtime.submit(_BESIDE, lexical_side)
     fresh = deps.runtime.submit(_BESIDE, _fresh_events, deps, scope)
@@ -294,6 +297,10 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             # asked of Harold's memory does not say "Harold"), and names in a script their memories
             # are not in.
             signals["own_names"] = sorted(own | set(unchecked) | set(background))
+        signals["han"] = dominant_script([topic]) == "han"  # the guard's thresholds are the language's
+        if relations:
+            signals["unsaid_relations"] = unsaid_relations(relations, df, (t.text for t in tokens.values()),
+                                                           memories_in_han=script == "han")
         # Crosses a Lambda boundary as JSON (``TopicWords.from_fields`` reads it back).
         signals["topic_words"] = dataclasses.asdict(topic_words(topic_terms(terms, han_words), intent.names, df,
                                                                 user_docs, tokens.values(),
@@ -383,7 +390,7 @@ def recent_events(deps: Dependencies, scope: Scope, now: datetime) -> list[Recal
 
 
 def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, items: list[RecallItem],
-                 topic: dict) -> list[str] | None:
+                 topic: dict, topic_han: bool = False) -> list[str] | None:
     """For a memory question whose topic was mostly never said (``TopicWords.mostly_unsaid``), the
     events among ``items`` (the answer's top ones) that are about it all the same: one holding a
     word of it the user did say or a time it names, else one close to an unsaid word embedded
@@ -392,8 +399,11 @@ def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, 
     words = TopicWords.from_fields(topic)
     if not words.mostly_unsaid(recipe.unheard_share, reads_han=deps.embedder.translation_cosine is not None):
         return None
-    threshold = recipe.record_threshold(words.all_unsaid)
-    candidates = record_candidates(items, threshold, intent.names, recipe.unheard_checked)
+    threshold = recipe.record_threshold(words.all_unsaid, han=bool(topic_han))
+    # Only what may be a record is asked (``counted_records``): an assistant's reply that repeats the
+    # word ("氨氯地平是很常用的降压药") would leave the user's own turn unchecked, then not count itself.
+    candidates = record_candidates(counted_records(items, None, intent.about_assistant), threshold, intent.names,
+                                   recipe.unheard_checked)
     heard = [i.memory_id for i in candidates if words.said_in(i.text)]
     if heard or not candidates:
         return heard  # one is enough for the guard: no embedding

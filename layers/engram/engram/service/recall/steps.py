@@ -63,7 +63,7 @@ def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResu
     if ctx.intent.memory_dependent and "topic_words" in signals:  # only the guard needs it
         started = time.perf_counter()
         heard = readers.heard_events(deps, asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
-                                    signals["topic_words"])
+                                    signals["topic_words"], signals.get("han", False))
         if heard is not None:
             signals["heard"] = heard
             timings["hear"] = (time.perf_counter() - started) * 1000
