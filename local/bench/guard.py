@@ -49,7 +49,7 @@ GUARD_SWEEP = [round(0.2 + 0.025 * i, 3) for i in range(21)]
 FLOOR_SWEEP = [-1.0, 0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35]
 # Guard and floor off: what the layers found, whatever it is worth.
 RAW = dataclasses.replace(RECALL_PLAN, recipe=dataclasses.replace(HYBRID, name="raw", guard_threshold=-1.0,
-                                                                  relevance_floor=-2.0))
+                                                                  han_guard_threshold=-1.0, relevance_floor=-2.0))
 
 
 def memory_phrased(question: str, index: int) -> str:

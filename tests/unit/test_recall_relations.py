@@ -58,9 +58,10 @@ def test_chinese_topic_words_are_dictionary_words_of_a_topic_kind():
     assert chinese_words("周子航想复合，我最后怎么决定的") == ("周子航", "复合", "决定")  # a name it does not know
 
 
-def test_a_chinese_question_is_held_to_lower_thresholds():
-    assert HYBRID.record_threshold(False, han=True) < HYBRID.record_threshold(False)
-    assert HYBRID.record_threshold(True, han=True) < HYBRID.record_threshold(True)
+def test_a_question_is_held_to_its_own_languages_thresholds():
+    assert HYBRID.record_threshold(False, han=True) == HYBRID.han_guard_threshold != HYBRID.guard_threshold
+    assert HYBRID.record_threshold(True, han=True) == HYBRID.han_unsaid_guard_threshold
+    assert HYBRID.record_threshold(True) > HYBRID.record_threshold(False)
 
 
 SAID = {"zh": ["我姐姐在上海当老师，教初中数学。", "我妈是护士，在市一院上班。"],

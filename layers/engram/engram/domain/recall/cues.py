@@ -118,7 +118,12 @@ _NOT_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
               "remember", "last", "what", "when", "where", "which", "who", "how", "did", "do", "does", "the",
               # Abbreviated ("on Aug 15th"): a date too, not someone an event must mention.
               "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue",
-              "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
+              "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+              # Holidays are times too ("over Christmas", "how did Black Friday go"): a record of what
+              # happened then need not name the day.
+              "christmas", "xmas", "easter", "thanksgiving", "halloween", "hanukkah", "diwali", "ramadan",
+              "eid", "passover", "black", "cyber", "boxing", "memorial", "labor", "labour", "independence",
+              "valentine", "valentine's", "new", "year's", "years"}
 
 
 def asks_what_assistant_said(query: str) -> bool:
