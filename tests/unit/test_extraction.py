@@ -245,3 +245,8 @@ def test_what_a_message_addressed_or_spaced_otherwise_says_is_read(text, expecte
 
 def test_a_name_and_a_title_is_not_a_job():
     assert not {f for f in _current("我是张经理。") if f[0] == "works_as"}
+
+
+def test_a_surname_given_alone_is_the_users_name():
+    assert (Predicate.HAS_NAME, "王") in facts("小助手你好。我姓王，今年六十八了，退休前在中学教语文。")
+    assert not {f for f in facts("我姓王的朋友来了") if f[0] == Predicate.HAS_NAME}

@@ -5,6 +5,7 @@ Chinese question told to the assistant ("我跟你说过…吗") asks what the u
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -59,8 +60,10 @@ def test_chinese_topic_words_are_dictionary_words_of_a_topic_kind():
 
 
 def test_a_question_is_held_to_its_own_languages_thresholds():
-    assert HYBRID.record_threshold(False, han=True) == HYBRID.han_guard_threshold != HYBRID.guard_threshold
-    assert HYBRID.record_threshold(True, han=True) == HYBRID.han_unsaid_guard_threshold
+    chinese_apart = dataclasses.replace(HYBRID, han_guard_threshold=0.5, han_unsaid_guard_threshold=0.6)
+    assert chinese_apart.record_threshold(False, han=True) == 0.5
+    assert chinese_apart.record_threshold(True, han=True) == 0.6
+    assert chinese_apart.record_threshold(False) == HYBRID.guard_threshold
     assert HYBRID.record_threshold(True) > HYBRID.record_threshold(False)
 
 
@@ -100,3 +103,11 @@ def test_a_relation_spoken_of_in_any_of_its_words_is_answered(deps, consenting, 
 def test_a_relation_said_with_a_name_is_checked_by_the_name(deps, consenting):
     # "my husband Gareth": the user may have spoken of Gareth without ever saying "husband".
     assert not ask(deps, consenting, "Do you remember where my cousin Ana moved for work?")["no_record"]
+
+
+def test_a_surname_with_a_title_is_the_user_who_gave_that_surname():
+    from engram.domain.recall.cues import own_names
+
+    assert own_names(["王老师", "李老师"], ["王"]) == {"王老师"}  # "我姓王": 王老师 is how others address her
+    assert own_names(["王经理"], ["王小明"]) == {"王经理"}
+    assert own_names(["王老师"], ["李娜"]) == frozenset()

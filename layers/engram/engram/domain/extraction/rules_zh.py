@@ -166,6 +166,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:大家|别人|朋友们|他们)(?:都)?(?:叫|喊|称呼)我(" + _HAN_NAME + r")" + END), P.HAS_NAME),
     Rule(re.compile(r"叫我(" + _HAN_NAME + r")就(?:好|行|可以)"), P.HAS_NAME),
     Rule(re.compile(r"^(?:你好|您好|大家好)?[，,]?我是([\u4e00-\u9fff]{2,3})" + END), P.HAS_NAME, value=_zh_name),
+    # "我姓王，今年六十八了": the surname alone, as an older user gives it (then called 王老师, 王阿姨)
+    Rule(re.compile(r"(?:^|[，,。！!\s])我姓([\u4e00-\u9fff])(?=$|[，,。！!？?\s])"), P.HAS_NAME),
     # ages: "我今年30岁", "我三十五岁了", "今年我28", "我刚满25周岁"
     Rule(re.compile(r"(?:我|今年我)" + ADV + r"(?:是|满|已经满|刚满)?(\d{1,3}|[一二两三四五六七八九十]{1,3})(?:周)?岁"),
          P.HAS_AGE, value=age),

@@ -223,11 +223,15 @@ def own_names(asked: Sequence[str], given: Iterable[str]) -> frozenset[str]:
     """The names a question asks about that are the user's own, by the names the user gave
     (``has_name``): "What is Dana's job?" asked of Dana's memory asks about the user, whose
     memories never say their own name. A name matches the whole given name or one of its words;
-    a Chinese one also a part of it (小明 of 王小明)."""
+    a Chinese one also a part of it (小明 of 王小明), and a surname with a title (王老师) the surname
+    the user gave."""
     words: set[str] = set()
     for name in given:
         whole = " ".join(str(name).lower().split())
         words.add(whole)
         words.update(whole.split())
-    return frozenset(n for n in asked if n in words or (not n.isascii() and len(n) >= 2
-                                                        and any(n in w for w in words)))
+    return frozenset(n for n in asked if n in words or (not n.isascii() and len(n) >= 2 and (
+        any(n in w for w in words)
+        # 王老师 of a user who gave their surname (王) or a name with it (王小明): a title is how
+        # others address them.
+        or _ZH_NAME.fullmatch(n) and any(not w.isascii() and w[:1] == n[:1] for w in words))))

@@ -178,7 +178,9 @@ _ZH_NOT_TOPIC = _ZH_FUNCTION_WORDS | frozenset(
     "自己 知道 觉得 一个 一些 有些 还是 就是 可以 现在 目前 最近 今天 昨天 "
     "明天 今年 去年 明年 上周 下周 上个月 下个月 当时 那时 那天 后来 然后 已经 还有 没有 是否 如何 多久 几点 几次 "
     "一次 问过 聊过 讲过 说的 说了 提到 推荐 建议 哪些 哪天 哪年 哪家 几岁 几个 几年 几天 多大 多长 多远 "
-    "怎么样 什么样 干什么 做什么".split())
+    "怎么样 什么样 干什么 做什么 "
+    # How an agent speaks of the user it serves ("用户现在住在哪个区？"): who, not what.
+    "用户".split())
 
 
 def load_segmenter():
