@@ -113,9 +113,6 @@ def test_another_tenant_never_sees_the_items(app_client, carol, make_tenant):
     assert answer["no_record"] is True and answer["items"] == []
 
 
-# Issue 23, open: with multilingual-e5-small "flying" alone is no closer to the flight than to the
-# wedding (0.80 against 0.79), so the unheard-topic check hides it. Strict: remove when it passes.
-@pytest.mark.xfail(strict=True, reason="issue 23: e5 puts 'flying' alone under the unheard check")
 def test_a_memory_question_is_guarded_on_its_topic_not_its_cue(app_client, tenant_key):
     """Issue 11: "Do you remember where I am flying?" answered no_record while the plain
     question found the flight; the cue is no longer embedded, matched or scored."""
