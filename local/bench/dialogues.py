@@ -90,6 +90,11 @@ def conversation_messages(conv: dict) -> list[dict]:
              "client_ts": t["client_ts"], "session": t["session_id"]} for t in conv["turns"]]
 
 
+def recall_at_10(questions: list[dict]) -> float:
+    """Recall@10 over the questions of ``PHRASED_KINDS``, whatever their kind."""
+    return score(questions, "retrieved_message_ids", [10], tuple(sorted(PHRASED_KINDS)))["recall"]["10"]["overall"]
+
+
 def rate(flags: list[bool]) -> float:
     return round(statistics.fmean(flags), 4) if flags else 0.0
 
@@ -162,7 +167,7 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
             if qa["category"] in PHRASED_KINDS:
                 asked = memory_phrased(qa["question"], len(phrased))
                 answer = client.post(f"/v1/users/{user}/recall", {"query": asked, "k": max(KS), "now": now.isoformat()})
-                phrased.append({"user": conv["user"], "id": qa["id"], "category": "memory_phrased", "question": asked,
+                phrased.append({"user": conv["user"], "id": qa["id"], "category": qa["category"], "question": asked,
                                 "evidence": qa["evidence"], "retrieved_message_ids": distinct_ids(answer["items"]),
                                 "no_record": answer["no_record"]})
             t0 = time.perf_counter()
@@ -193,13 +198,11 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
                                         for c in kinds},
         # The same questions as asked plainly and with a memory cue (the guard on): recall@10 of both.
         "memory_phrased": {"questions": len(phrased),
-                           "recall_at_10": score(phrased, "retrieved_message_ids", [10], ("memory_phrased",))
-                           ["recall"]["10"]["overall"],
-                           "plain_recall_at_10": score([dict(q, category="memory_phrased") for q in answerable
-                                                        if q["category"] in PHRASED_KINDS],
-                                                       "retrieved_message_ids", [10], ("memory_phrased",))
-                           ["recall"]["10"]["overall"],
-                           "false_no_record": rate([q["no_record"] for q in phrased])},
+                           "recall_at_10": recall_at_10(phrased),
+                           "plain_recall_at_10": recall_at_10([q for q in answerable
+                                                               if q["category"] in PHRASED_KINDS]),
+                           "false_no_record": rate([q["no_record"] for q in phrased]),
+                           "per_question": phrased},
         "degraded_answers": sum(bool(q["degraded"] or q["memory_unavailable"]) for q in per_question),
         "embedding": {"passages": len(texts), "passages_per_s": passages_per_s,
                       "query_ms": percentiles(query_ms)},
@@ -208,7 +211,7 @@ def run_model(deps: Dependencies, name: str, data: list[dict], saved: dict | Non
                    "turns_per_s": round(len(texts) / max(ingest_seconds, 1e-9), 1) if ingest_seconds else None,
                    "wait_searchable_s": round(searchable_s, 1)},
         "questions": {"answerable": len(answerable), "never_said": len(never_said)},
-        "per_question": per_question + phrased,
+        "per_question": per_question,
     }
 
 

@@ -239,7 +239,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # The script the user's memories are in, read from the nearest of them: a word or a name in
     # the other one can only be matched by meaning.
     script = dominant_script(texts[d["event_id"]] for d in knn[:_SCRIPT_SAMPLE]) if knn else "latin"
-    other_script = dominant_script([topic]) != script
+    asked_in = dominant_script([topic])  # the question's script: its thresholds are its language's
+    other_script = asked_in != script
     across = other_script and deps.embedder.translation_cosine is not None
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
@@ -297,7 +298,7 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
             # asked of Harold's memory does not say "Harold"), and names in a script their memories
             # are not in.
             signals["own_names"] = sorted(own | set(unchecked) | set(background))
-        signals["han"] = dominant_script([topic]) == "han"  # the guard's thresholds are the language's
+        signals["han"] = asked_in == "han"
         if relations:
             signals["unsaid_relations"] = unsaid_relations(relations, df, (t.text for t in tokens.values()),
                                                            memories_in_han=script == "han")
@@ -399,7 +400,7 @@ def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, 
     words = TopicWords.from_fields(topic)
     if not words.mostly_unsaid(recipe.unheard_share, reads_han=deps.embedder.translation_cosine is not None):
         return None
-    threshold = recipe.record_threshold(words.all_unsaid, han=bool(topic_han))
+    threshold = recipe.record_threshold(words.all_unsaid, han=topic_han)
     # Only what may be a record is asked (``counted_records``): an assistant's reply that repeats the
     # word ("氨氯地平是很常用的降压药") would leave the user's own turn unchecked, then not count itself.
     candidates = record_candidates(counted_records(items, None, intent.about_assistant), threshold, intent.names,
