@@ -15,7 +15,7 @@ from engram.domain.recall.fusion import HYBRID, RecallItem, best_cosine, counted
 from engram.domain.recall.lexical import TopicWords, background_names, topic_words, what_is_asked
 from engram.domain.recall.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, run_in_process
-from engram.service.recall.readers import heard_events
+from engram.service.recall.heard import heard_events
 from tests.unit.support import say
 
 NOW = datetime(2026, 11, 21, 12, tzinfo=UTC)

@@ -21,21 +21,18 @@ from ...domain.recall.fusion import (
     RecallRecipe,
     across_languages,
     background_cosine,
-    best_cosine,
     calibrated_cosine,
     checkable,
     convex_scores,
-    counted_records,
     dominant_script,
     lateness_of,
     mentions_any,
     reciprocal_rank_fusion,
-    record_candidates,
     unit_cosine,
 )
+from ...domain.recall.glossary import Gloss, gloss_overlap, gloss_weights, load_glossary
 from ...domain.recall.lexical import (
     Tokens,
-    TopicWords,
     background_names,
     bm25,
     chinese_words,
@@ -149,6 +146,11 @@ def read_profile(deps: Dependencies, scope: Scope, intent: QueryIntent, now: dat
     return sorted(items, key=lambda i: i.score, reverse=True)[:limit]
 
 
+def _glosses(topic: str, han_words: tuple[str, ...], asked_in: str) -> tuple[Gloss, ...]:
+    glossary = load_glossary()
+    return glossary.latin_for(han_words) if asked_in == "han" else glossary.han_for(topic)
+
+
 def _result_within(future, seconds: float, default):
     done, _ = futures.wait([future], timeout=seconds)
     return future.result() if done else default
@@ -242,6 +244,20 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     asked_in = dominant_script([topic])  # the question's script: its thresholds are its language's
     other_script = asked_in != script
     across = other_script and deps.embedder.translation_cosine is not None
+    # Across scripts the question's words are looked up in a dictionary: the candidates and counts
+    # of their translations, in a second search (only such questions pay for it).
+    glosses = _glosses(topic, han_words, asked_in) if other_script else ()
+    if glosses:
+        glossed = list(dict.fromkeys(w for g in glosses for w in g))
+        asked = lexical_text(" ".join(glossed))
+        found, _, glossed_df = deps.episodes.lexical(
+            scope, asked, recipe.lexical_candidates, count_terms=glossed,
+            blind=deps.keys.blind_terms(scope, index_terms(asked), create=False))  # sealed ones too
+        df = {**df, **glossed_df}
+        for d in found:
+            if d["event_id"] not in docs:
+                docs[d["event_id"]] = doc = reveal_episode(deps.keys, scope, d)
+                texts[d["event_id"]] = doc.get("text") or doc.get("summary") or ""
     # On one scale whatever the model: 0 where its unrelated pairs sit, 1 for the same text.
     unrelated = deps.embedder.unrelated_cosine
     # Lexical hits come without vectors: one the k-NN side did not return takes its lowest cosine.
@@ -260,6 +276,13 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
     # ranks the events that name them (``what_is_asked``).
     evidence = evidence_weights(weights(terms, df, user_docs))
     term_weights = weights(what_is_asked(terms, intent.names), df, user_docs)
+    glossed_weights = gloss_weights(glosses, df, user_docs)
+    if glosses:
+        # The translations, and a Chinese question's own words: a user who mostly speaks English
+        # may still have said some things in Chinese, and "那个Python例子" has a Latin word English
+        # memories hold. An English question's words in Chinese memories are stray Latin: noise.
+        asked_words = list(term_weights) if asked_in == "han" else []
+        term_weights = weights([*asked_words, *(w for g in glosses for w in g)], df, user_docs)
     average = sum(len(t) for t in texts.values()) / max(len(texts), 1) / 5  # ~5 characters a word
     tokens = {i: Tokens.of(text) for i, text in texts.items()}
     bm25_scores = {i: score for i, text in tokens.items() if (score := bm25(term_weights, text, average)) > 0}
@@ -270,9 +293,11 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
              (sorted(bm25_scores, key=bm25_scores.__getitem__, reverse=True), recipe.lexical_weight)]).items()}
     else:
         # Words do not match across scripts: what an English question shares with Chinese turns
-        # lexically is digits and stray Latin, noise that outranked the answer.
-        scores = convex_scores(evidence_cosine, bm25_scores, recipe.dense_weight,
-                               0.0 if other_script else recipe.lexical_weight)
+        # lexically is digits and stray Latin, noise that outranked the answer; only translations do.
+        # And a model that does not read both languages (translation_cosine None) ranks them by noise.
+        scores = convex_scores(evidence_cosine, bm25_scores,
+                               0.0 if glosses and not across else recipe.dense_weight,
+                               0.0 if other_script and not glosses else recipe.lexical_weight)
     # An assistant's answer and the request among the candidates it answered: answer -> request.
     asked = {mid: i for i, d in docs.items() if d["type"] != EventType.ASSISTANT for mid in d["message_ids"]}
     threads = {i: asked[d["reply_to"]] for i, d in docs.items() if d.get("reply_to") in asked}
@@ -307,7 +332,8 @@ def read_episodes(deps: Dependencies, scope: Scope, intent: QueryIntent, now: da
                                                                 user_docs, tokens.values(),
                                                                 memories_in_han=script == "han"))
     stretch = across_languages(unrelated, deps.embedder.translation_cosine) if across else 1.0
-    relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i])) for i in docs}
+    relevances = {i: max(stretch * evidence_cosine.get(i, 0.0), weighted_overlap(evidence, tokens[i]),
+                         gloss_overlap(glossed_weights, tokens[i])) for i in docs}
     by_recency = sorted(docs, key=lambda i: docs[i]["ts"], reverse=True)
     # "now" in a question that names its own time ("what was he doing in August?") is that time's.
     lateness = (lateness_of({i: _parse(d["ts"]).timestamp() for i, d in docs.items()})
@@ -388,28 +414,3 @@ def recent_events(deps: Dependencies, scope: Scope, now: datetime) -> list[Recal
         score = _OVERVIEW_RELEVANCE * (0.5 + 0.5 * min(doc.get("weight", 1.0), 1.0)) / (1 + 0.05 * rank)
         items.append(_episode_item(doc, now, score, _OVERVIEW_RELEVANCE))
     return items
-
-
-def heard_events(deps: Dependencies, intent: QueryIntent, recipe: RecallRecipe, items: list[RecallItem],
-                 topic: dict, topic_han: bool = False) -> list[str] | None:
-    """For a memory question whose topic was mostly never said (``TopicWords.mostly_unsaid``), the
-    events among ``items`` (the answer's top ones) that are about it all the same: one holding a
-    word of it the user did say or a time it names, else one close to an unsaid word embedded
-    alone (the few most relevant candidates, in one batch each side). None: no check applies.
-    The guard counts no other event as a record (``fusion.counted_records``)."""
-    words = TopicWords.from_fields(topic)
-    if not words.mostly_unsaid(recipe.unheard_share, reads_han=deps.embedder.translation_cosine is not None):
-        return None
-    threshold = recipe.record_threshold(words.all_unsaid, han=topic_han)
-    # Only what may be a record is asked (``counted_records``): an assistant's reply that repeats the
-    # word ("氨氯地平是很常用的降压药") would leave the user's own turn unchecked, then not count itself.
-    candidates = record_candidates(counted_records(items, None, intent.about_assistant), threshold, intent.names,
-                                   recipe.unheard_checked)
-    heard = [i.memory_id for i in candidates if words.said_in(i.text)]
-    if heard or not candidates:
-        return heard  # one is enough for the guard: no embedding
-    vectors = deps.embedder.embed_query(words.plain_unsaid())
-    texts = deps.embedder.embed([i.text for i in candidates])
-    unrelated = deps.embedder.unrelated_cosine
-    return [i.memory_id for i, text in zip(candidates, texts, strict=True)
-            if best_cosine(vectors, text, unrelated) >= recipe.unheard_closeness]

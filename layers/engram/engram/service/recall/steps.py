@@ -15,9 +15,11 @@ from dataclasses import dataclass, replace
 from aws_lambda_powertools import Logger
 
 from ...dependencies import Dependencies
+from ...domain.recall.glossary import load_glossary
 from ...domain.recall.lexical import load_segmenter
 from ...domain.recall.query import QueryIntent
 from . import originals, readers
+from .heard import heard_events
 from .request import RecallContext, StepResult
 
 log = Logger(child=True)  # the handler's Logger (POWERTOOLS_SERVICE_NAME) formats and ships it
@@ -62,7 +64,7 @@ def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResu
     items = readers.read_episodes(deps, ctx.request.scope, ctx.intent, ctx.request.now, ctx.recipe, timings, signals)
     if ctx.intent.memory_dependent and "topic_words" in signals:  # only the guard needs it
         started = time.perf_counter()
-        heard = readers.heard_events(deps, asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
+        heard = heard_events(deps, asked_about(ctx.intent, signals), ctx.recipe, items[:ctx.request.k],
                                     signals["topic_words"], signals.get("han", False))
         if heard is not None:
             signals["heard"] = heard
@@ -132,6 +134,9 @@ def warm_up(deps: Dependencies, steps: tuple[Read, ...]) -> None:
             try:
                 deps.embedder.warm_up()
                 load_segmenter()  # a Chinese question's topic words (the step that embeds reads them)
+                # A question in the other language than the memories' reads the dictionary (1.5 s
+                # to load): loaded beside, so the first request waits only if it is such a one.
+                deps.runtime.submit(("recall-warm-up", 1), load_glossary)
                 state[deps.embedder] = math.inf
             except Exception as exc:  # noqa: BLE001 - see above
                 log.warning("recall warm-up failed", extra={"step": step.name, "error": type(exc).__name__})
