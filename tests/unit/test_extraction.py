@@ -250,3 +250,87 @@ def test_a_name_and_a_title_is_not_a_job():
 def test_a_surname_given_alone_is_the_users_name():
     assert (Predicate.HAS_NAME, "王") in facts("小助手你好。我姓王，今年六十八了，退休前在中学教语文。")
     assert not {f for f in facts("我姓王的朋友来了") if f[0] == Predicate.HAS_NAME}
+
+
+@pytest.mark.parametrize(("turns", "gone", "kept"), [
+    (("I'm doing a degree in geology", "I swapped my course to geography this year"), ("studied", "geology"),
+     ("studied", "geography")),
+    (("I've been pescatarian since 2020", "back to eating chicken again, oops"), ("has_preference", "pescatarian diet"),
+     None),
+    (("I'm vegan", "I started eating fish again"), ("has_preference", "vegan diet"), None),
+    (("I work at Aldi as a cashier", "today is my last day at Aldi"), ("works_at", "Aldi"), None),
+])
+def test_news_of_a_change_ends_what_it_replaces(turns, gone, kept):
+    current = _after(*turns)
+    assert gone not in current
+    assert kept is None or kept in current
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("we just got the keys to our new house in Galway", {("lives_in", "Galway")}),
+    ("I'm a Glasgow resident these days", {("lives_in", "Glasgow")}),
+    ("starting at a startup called Quillbase next week as their bookkeeper",
+     {("works_at", "Quillbase"), ("works_as", "bookkeeper")}),
+    ("52F, librarian in Dundee", {("has_age", "52"), ("works_as", "librarian"), ("lives_in", "Dundee")}),
+    ("Warm regards, Zoë Kowalczyk, Data Analyst, Ocado",
+     {("has_name", "Zoë Kowalczyk"), ("works_as", "data analyst"), ("works_at", "Ocado")}),
+    ("my husband tomás cooked paella", {("has_spouse", "tomás")}),
+    ("I teach secondary school physics", {("works_as", "physics teacher")}),
+    ("Tacos? Every day.", {("has_preference", "Tacos")}),
+    ("Cold showers are a hard no for me", {("dislikes", "Cold showers")}),
+])
+def test_news_fragments_and_sideways_tastes_are_read(text, expected):
+    assert expected <= _current(text)
+
+
+@pytest.mark.parametrize("text", [
+    "my cousin's new place in Durham is huge",
+    "we might close on a house in Tulsa next year",
+    "my brother went freelance as an editor",
+    "Is tea a hard no for you?",
+    "my boyfriend always made dinner",
+    "Busy? Always.",
+])
+def test_others_plans_and_questions_in_these_forms_are_not_the_users(text):
+    assert not _current(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("楼主41岁，在成都做电工", {("has_age", "41"), ("lives_in", "成都"), ("works_as", "电工")}),
+    ("此致敬礼！平安保险 高级分析师 欧阳晓峰", {("has_name", "欧阳晓峰"), ("works_as", "高级分析师"),
+                                              ("works_at", "平安保险")}),
+    ("作为一个痛风患者，我劝大家少喝啤酒", {("has_condition", "痛风")}),
+    ("我是浙江大学神经科学专业的博士二年级学生", {("studied_at", "浙江大学"), ("studied", "神经科学")}),
+    ("我是退休建筑师欧阳明，和老伴刘芳住在青岛", {("has_name", "欧阳明"), ("has_spouse", "刘芳"),
+                                               ("lives_in", "青岛")}),
+    ("本人在县城高中教化学", {("works_as", "化学老师")}),
+    ("刚领养了第二只狗，叫橙子", {("has_pet", "橙子 (狗)")}),
+    ("我的导师陈立群教授建议我联系您", {("has_advisor", "陈立群")}),
+    ("恐怖片我是坚决不看的", {("dislikes", "恐怖片")}),
+    ("咖啡？天天喝。", {("has_preference", "咖啡")}),
+    ("我老家是湖南邵阳的", {("comes_from", "邵阳")}),
+])
+def test_chinese_fragments_and_facts_said_in_passing(text, expected):
+    assert expected <= _current(text)
+
+
+@pytest.mark.parametrize(("text", "absent"), [
+    ("楼主说他在成都做电工", {("works_as", "电工"), ("lives_in", "成都")}),
+    ("作为一个医生，我见过很多痛风患者", {("has_condition", "痛风")}),
+    ("我朋友刚领养了一只狗，叫旺财", {("has_pet", "旺财 (狗)")}),
+    ("我姐有个女儿，女儿朵朵很可爱", {("has_child", "朵朵")}),
+    ("我是一名软件工程师。", {("has_name", "程师")}),
+    ("我儿子以后就是上海人了", {("lives_in", "上海")}),
+])
+def test_chinese_fragments_about_someone_else_are_no_belief(text, absent):
+    assert not absent & _current(text)
+
+
+@pytest.mark.parametrize(("turns", "gone", "kept"), [
+    (("我学的是会计", "这学期转到软件工程专业了"), ("studied", "会计"), ("studied", "软件工程")),
+    (("我的爱好是跑步", "膝盖做完手术以后就不跑了，现在改成游泳"), ("has_hobby", "跑步"), ("has_hobby", "游泳")),
+])
+def test_chinese_news_of_a_change_replaces_the_old_state(turns, gone, kept):
+    current = _after(*turns)
+    assert gone not in current
+    assert kept in current

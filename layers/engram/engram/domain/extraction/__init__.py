@@ -13,7 +13,9 @@ beside a question, a dropped subject, names in any script), ``rules`` (the rule 
 ``rules_en_life`` (work, school, origin, birthday, hobbies), ``rules_en_chat`` and
 ``rules_en_passing`` (facts said in passing or as news), ``rules_zh`` (the rules of each language),
 ``rules_en_open``, ``rules_zh_open`` (objects of an open class: a trade known by how its word is made,
-kin by any of their names, a pastime by its verb and how often),
+kin by any of their names, a pastime by its verb and how often), ``rules_zh_news`` (Chinese news of a
+change, self-introductions in fragments, kin and pets named by the way, tastes said sideways),
+``rules_en_news`` (a life told as news, a self told in fragments, tastes said sideways),
 ``rules_change`` (endings said as news), this module (a turn in, extractions out).
 """
 
@@ -32,9 +34,11 @@ from . import (
     rules_en,
     rules_en_chat,
     rules_en_life,
+    rules_en_news,
     rules_en_open,
     rules_en_passing,
     rules_zh,
+    rules_zh_news,
     rules_zh_open,
     script,
 )
@@ -98,8 +102,8 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
-             + rules_en_open.RULES)
-_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES
+             + rules_en_open.RULES + rules_en_news.RULES)
+_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -242,7 +246,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     typed = html.unescape(turn.content)
     simplified = script.as_simplified(typed)
-    content = corrected_in_passing(cards.as_sentences(cards.as_signed(as_typed(simplified))))
+    content = corrected_in_passing(cards.as_sentences(cards.as_signed(rules_zh_news.as_said(as_typed(simplified)))))
     if is_fiction(content):
         return []
     found: list[Found] = []

@@ -155,8 +155,11 @@ _CLOSING = (r"(?:kind regards|best regards|warm regards|warmest regards|regards|
             r"love always|with love|love|xoxo|hugs|talk soon)")
 _SIGNER = r"((?-i:[A-Z][\w'’-]+)(?: (?-i:[A-Z][\w'’-]+)){0,2})"
 # (after something was said: "Thanks, Claude" alone thanks the assistant by its name)
-_SIGNED = re.compile(r"(?<=[.!?\n])\s*" + _CLOSING + r"[,!]?\s+" + _SIGNER
-                     + r"(?:\s*,\s*([A-Za-z][\w &'-]{2,60}?))?(?:\s*\(([^()]{2,80})\))?\s*[.!]?\s*$", re.I)
+# ("Best regards, Tomasz Wiśniewski, Senior Analyst, Allianz": a title and a company after the name;
+# a formal closing may be all the message says)
+_SIGNED = re.compile(r"(?:(?<=[.!?\n])|^)\s*" + _CLOSING + r"[,!]?\s+" + _SIGNER
+                     + r"(?:\s*,\s*([A-Za-z][\w &'-]{2,60}?(?:\s*,\s*[A-Z][\w &'.-]{1,60}?)?))?"
+                     r"(?:\s*\(([^()]{2,80})\))?\s*[.!]?\s*$", re.I)
 # who signs as a relation or the assistant's name for them is no one's name
 _NOT_A_SIGNER = re.compile(r"^(?:mom|mum|dad|grandma|grandpa|nana|papa|your|me|the|a|all|everyone|team|you|"
                            r"again|so|in advance|for)\b", re.I)
@@ -179,7 +182,8 @@ def as_signed(text: str) -> str:
     if not _FORMAL.match(match.group(0)) and not _SALUTATION.match(text):
         return text
     said = [f"My name is {match.group(1)}."]
-    roles = [r.strip() for r in (match.group(2), *(match.group(3) or "").split(",", 1)) if r and r.strip()]
+    roles = [r.strip() for r in (*(match.group(2) or "").split(",", 1), *(match.group(3) or "").split(",", 1))
+             if r and r.strip()]
     if roles:
         said.append(f"I work as a {roles[0].lower()}.")
     if len(roles) > 1:

@@ -84,7 +84,9 @@ _EN_HYPOTHESIS = re.compile(r"\b(?:if|unless|(?<!\bi )suppose|supposing|imagine|
                             r"pretend|someday|one day)\b", re.I)
 # "自从搬到成都以后", "养了狗以后" are a time since, not a future: "以后" supposes only without them.
 _ZH_HYPOTHESIS = re.compile(r"如果|假如|要是|假设|想象|万一|将来|等我|以后|在想|要不要|考虑要不要|犹豫要不要")
-_ZH_SINCE = re.compile(r"自从[^，,。]*?(?:以后|之后|以来)|了[^，,。]{0,8}?(?:以后|之后)")
+# "做完手术以后就不跑了", "辞职以后，…现在自己当老板" (done, then now), "以后就是厦门人了" (a status from now on).
+_ZH_SINCE = re.compile(r"自从[^，,。]*?(?:以后|之后|以来)|[了完][^，,。]{0,8}?(?:以后|之后)"
+                       r"|(?:以后|之后)(?=[^。！!]*?现在)|(?:以后|从此)(?=(?:我)?(?:就|也)?(?:算)?是[^，,。]{1,8}人了)")
 # Where a clause that states may end before the one that supposes: a comma, a semicolon, a
 # coordinating word.
 _EN_BREAK = re.compile(r",\s*|;\s*|\s+(?:and|so|but|because)\s+", re.I)
@@ -97,8 +99,10 @@ META_IF = re.compile(r"\b(?:(?:not sure|no idea|dunno|don't know) )?(?:if|whethe
                       r"|\bif you must know\b|\bif you ask me\b|\b(?:just )?in case (?:it|that) (?:matters|helps)\b",
                       re.I)
 # "As someone who's been vegetarian for 15 years, …": the someone is the user.
+# "As someone with coeliac disease, …", "as a person living with MS": what the someone has is the user's.
 _AS_SOMEONE = re.compile(r"^as (?:someone|somebody|a person|one) who(?:'s been| has been|'ve been| have been|'s| is"
-                         r"| has| have|'ve)\b", re.I)
+                         r"| has| have|'ve)\b|^as (?:someone|somebody|a person|one|a (?:woman|man|guy|girl|mum|mom|"
+                         r"dad|parent|student|adult)) (?:with|living with|who lives with)\b", re.I)
 
 
 def as_said(sentence: str) -> str:
@@ -106,6 +110,8 @@ def as_said(sentence: str) -> str:
 
     def subject(match: re.Match) -> str:
         said = match.group(0).lower()
+        if said.endswith("with"):
+            return "I live with" if "liv" in said else "I have"
         return "I've been" if said.endswith("been") else "I'm" if said.endswith(("'s", " is")) else "I have"
 
     return _AS_SOMEONE.sub(subject, sentence)

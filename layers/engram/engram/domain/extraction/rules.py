@@ -99,6 +99,8 @@ def read_clause(clause: str, rules: list[Rule]) -> list[tuple[Predicate, str, tu
                 obj = clean_object(part)
                 if predicate in _NAMED:  # "my son Eli's birthday" names Eli
                     obj = re.sub(r"(?<=\w)['’]s$", "", obj)
+                    # "Dr. Greta Olsen" is Greta Olsen; "Dr. Chen" keeps the title the surname is said with
+                    obj = re.sub(r"^(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor)\.? (?=\S+ \S)", "", obj)
                 if obj and rule.value is not None:
                     obj = rule.value(obj)
                 if obj and rule.kind_group is not None:

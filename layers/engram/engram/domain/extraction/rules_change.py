@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from ..model import Extraction
 from ..model import Predicate as P
+from . import rules_zh_news
 from .rules import Rule
 from .rules_en import ADV, CONDITIONS, WORD
 from .rules_en_life import _ACTIVITY_END, _DOING, _GOING, _PASTIMES, _PLAYED, _plain_hobby, _series
@@ -116,10 +117,13 @@ _QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officia
                    r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
                    r"|lost (?:my |the )?(?:[\w-]+ )?(?:job|position|role)\b"
                    r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b))"
+                   # "yesterday was my last day at Lidl", "Last day at Deloitte today": a job ended by its last day
+                   r"|(?:is|was) my last day(?= (?:at|with) | (?:at|of) work\b|\s*(?:$|[,.!;]))"
+                   r"|(?:my )?last day(?= (?:at|with) (?:the )?\S+(?: \S+)? (?:today|yesterday)\b)"
                    # "they made me redundant", "the company let me go"
                    r"|.*?\b(?:made me redundant|let me go|laid me off|fired me|sacked me))"
                    r"(?: (?:at|with|from) (?:the )?(" + WORD + r"))?", _I)
-_ZH_QUIT = re.compile(r"辞职|辞了职|辞的职|离职|离了职|不干了|被裁|被开除|被辞退|裸辞")
+_ZH_QUIT = re.compile(r"辞职|辞了职|辞的职|离职|离了职|不干了|被裁|被开除|被辞退|裸辞|辞(?:了|掉了?)[^，。]{0,10}?工作")
 _ZH_QUIT_FROM = re.compile(r"从(.{1,12}?)(?:离职|辞职)")
 _ZH_SOMEONE = re.compile(r"他|她|你|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|老板|领导")
 _WORK = (P.WORKS_AT, P.WORKS_AS)
@@ -146,9 +150,31 @@ def died_here(clause: str, found: list[tuple]) -> list[tuple]:
     return [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
 
 
+# "switched my major to kinesiology": the field studied before is left
+SWITCHED_FIELD = (r"(?:^|\bi(?:'ve| have)? )(?:just |finally |officially )?(?:switched|changed|swapped) (?:my )?"
+                  r"(?:major|course|degree|subject|programme|program|field)(?: from [^,.;!?]{2,30}?)? to ")
+# "i started eating meat again": a diet given up by what is eaten again (eggs and dairy end a vegan one)
+_EATS_AGAIN = re.compile(r"(?:^|\bi(?:'ve| have|'m| am)? )(?:just |finally |recently |officially )?(?:started|"
+                         r"began|went back to|gone back to|back to|eat|eating)(?: eating)? (meat|fish|chicken|beef|"
+                         r"pork|bacon|seafood|eggs|dairy|cheese|animal products)(?= again| once more|\b.*\bagain\b)"
+                         r"|(?:^|\bi(?:'ve| have|'m| am)? )(?:just |finally )?(?:went|gone) back to eating (meat|fish|"
+                         r"chicken|beef|pork|seafood|eggs|dairy|cheese)\b", _I)
+_ENDS_DIETS = {"eggs": ("vegan",), "dairy": ("vegan",), "cheese": ("vegan",), "fish": ("vegan", "vegetarian"),
+               "seafood": ("vegan", "vegetarian")}
+
+
 def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[P, str]]:
     """The partner a breakup ends, the pet or person a death ends, as an earlier turn named them."""
     earlier = [f for f in previous if f.is_fact and f.object and "ended" not in f.tags]
+    if switched := re.search(SWITCHED_FIELD, clause, _I):
+        now = clause[switched.end():].lower()
+        return [(f.predicate, f.object) for f in earlier if f.predicate is P.STUDIED
+                and not now.startswith(f.object.lower())]
+    if match := _EATS_AGAIN.search(clause):
+        food = (match.group(1) or match.group(2)).lower()
+        diets = _ENDS_DIETS.get(food, ("vegan", "vegetarian", "pescatarian", "pescetarian", "plant-based"))
+        return [(f.predicate, f.object) for f in earlier if f.predicate is P.HAS_PREFERENCE and _DIET.match(f.object)
+                and f.object.lower().split()[0] in diets]
     if match := _BROKE_UP.search(clause):
         name = next((g for g in match.groups() if g), "").strip()
         return [(f.predicate, f.object) for f in earlier
@@ -175,7 +201,7 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         name = next(g for g in match.groups() if g).lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES
                 and (f.object.lower() == name or f.object.lower().startswith(name + " ("))]
-    return []
+    return rules_zh_news.replaced(clause, previous) if re.search(r"[\u4e00-\u9fff]", clause) else []
 
 
 def _named(condition: str, clause: str) -> bool:

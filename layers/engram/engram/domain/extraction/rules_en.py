@@ -15,7 +15,7 @@ _I = re.I
 ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"
        r"personally|generally|usually|always|do|now|currently|finally|already|officially|kind of|kinda|sort of|"
        r"especially|particularly|"
-       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly|dead|bloody|hella|mega|"
+       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly|dead|bloody|hella|mega|mad|"
        r"properly|officially),?\s+)*")
 # Where an object ends: punctuation, or the words that start a reason, a time or a place.
 END = (r"(?=$|[.;!?\n]|,\s*(?:not|but|which|who|because|since|so|especially|though)\b| because | since | when "
@@ -36,7 +36,9 @@ _PERSON = r"(?:(?:Dr|Mr|Mrs|Ms|Miss|Prof|Professor|Uncle|Aunt|Auntie|Grandma|Gra
 PERSON = "(" + _PERSON + ")"
 # At most eight names a list: a bound keeps a long run of capitals linear (each start reads a few).
 PEOPLE = "(" + _PERSON + r"(?:(?:,? and |, )" + _PERSON + r"){0,7})"
-PLACE = r"(?:the )?" + NAME
+# ("in rural Ohio", "in north London": a part of the place said in lower case is the place)
+PLACE = (r"(?:the )?(?:(?:rural|upstate|downtown|suburban|central|coastal|north|south|east|west|northern|southern|"
+         r"eastern|western) )?" + NAME)
 RELATION = (r"(sons?|daughters?|child|children|kids?|wife|husband|spouse|partner|boyfriend|girlfriend|fianc[eé]e?|"
             r"twins|triplets|missus|hubby|wifey|bf|gf|bro|sis|mates?|bestie|bff|mam|mammy|mummy|amma|appa|"
             r"mother|father|mom|mum|stepdad|stepmum|stepmom|stepfather|stepmother|"
@@ -128,7 +130,7 @@ PET = (r"((?i:dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?|bunn(?:y|ies)|hamsters
 # "I have", "we've got", "I adopted", "I just got": the user's own animals, now (not "I had", "I want").
 _HAVE = (r"\b(?i:i|we)(?i:'ve| have)?(?i: just| recently| finally| also)?(?i: have| own| got| adopted| rescued|"
          r" have got) ")
-_PET_COUNT = r"(?i:a |an |one |two |three |four |2 |3 |4 |our |my |a new |a couple of )"
+_PET_COUNT = r"(?i:a |an |one |two |three |four |2 |3 |4 |our |my |a new |a couple of |another |a second |a third )"
 _PET_LOOKS = (r"(?:(?i:little|new|old|young|senior|rescue|adopted|black|white|grey|gray|brown|orange|ginger|tabby|"
               r"golden|fluffy|big|small|sweet|lazy|crazy|beautiful|cute)\s+){0,2}")
 
@@ -284,7 +286,7 @@ RULES: list[Rule] = [
     # "I'm a big coffee drinker", "I'm a cat person" (and, negated, the dislike rule above)
     Rule(re.compile(r"\bi(?:'m| am) (?:a |an )?(?:(?:big|huge|real|total)\s+)?([a-z]+) "
                     r"(?:drinker|eater|person|lover)\b", _I), P.HAS_PREFERENCE, value=_taste),
-    Rule(re.compile(r"\b(?:i can't get enough of|nothing beats) " + OBJ + END, _I), P.HAS_PREFERENCE),
+    Rule(re.compile(r"\bi can't get enough of " + OBJ + END, _I), P.HAS_PREFERENCE),
     # a diet is how the user eats, kept as the taste it is: "I'm vegan" -> a vegan diet
     Rule(re.compile(r"\b(?:i(?:'m| am|'ve been| have been)|we(?:'re| are)(?: all| both)?) " + ADV
                     + r"(?:(?:a|an|strictly|strict|fully|mostly|completely|"
@@ -346,10 +348,6 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am) " + WORD + r", (?i:an? )(?:\d{1,3}[- ](?i:years?)[- ](?i:old) )?" + JOB, _I),
          P.WORKS_AS),
     Rule(re.compile(r"\b(?:i(?:'m| am) employed as|by profession,? i(?:'m| am)) an? " + JOB, _I), P.WORKS_AS),
-    Rule(re.compile(r"\bi (teach) (?:at (?:a |the )?|in (?:a |the )?)?(?:\w+ )?(?:grade|year \d|reception|primary|"
-                    r"secondary|high school|kids|children|students|school|kindergarten|preschool|"
-                    r"math|maths|english|history|science|physics|chemistry|biology|art|music|yoga|piano|university|"
-                    r"college)\b", _I), P.WORKS_AS, value=lambda _: "teacher"),
     # where the user lives
     Rule(re.compile(r"\b(?i:i|we) " + ADV + r"(?i:live|am living|'m living) with (?i:my |our )?[^.,;!?]{1,40}? "
                     r"(?i:in) " + PLACE), P.LIVES_IN),
@@ -364,7 +362,8 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? " + ADV + r"(?i:signed a lease (?:on|for)|moved into) (?i:a|an|my|our)"
                     r"(?i: own| new| first| little| tiny){0,2} (?i:place|house|home|apartment|flat|condo|studio|"
                     r"townhouse) (?i:in) " + PLACE), P.LIVES_IN),
-    Rule(re.compile(r"\b(?i:i'm|i am|we're|we are) (?i:now |currently )?(?i:based|living|located) (?i:in|out of) "
+    Rule(re.compile(r"\b(?i:i'm|i am|we're|we are) (?i:now |currently |still )?(?i:based|living|located) "
+                    r"(?i:in|out of) "
                     + PLACE), P.LIVES_IN),
     Rule(re.compile(r"\b(?i:my (?:home|house|place|apartment|flat) is in) " + PLACE), P.LIVES_IN),
     # where the user's home is said by what is around it: "my landlord in Pittsburgh", "living in
@@ -386,7 +385,8 @@ RULES: list[Rule] = [
     Rule(re.compile(PEOPLE + r" (?:is|are) (?i:my|our) " + _PET_LOOKS + PET + r"\b"), P.HAS_PET, 1, lists=True,
          kind_group=2),
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?=$|[.,;!?]| and | who | that | which | at home"
-                    r"| since | for )(?!,? (?:named |called )?" + UPPER + ")"), P.HAS_PET, value=singular_kind),
+                    r"| since | for )(?!,? (?:named |called |(?:her|his|its) name(?:'s| is) |(?:she|he|it)(?:'s| is) "
+                    r"(?:called|named) )?" + UPPER + ")"), P.HAS_PET, value=singular_kind),
     # relations: "Leo is my son", "my wife Anna", "my sister's name is Mia", "two kids, Leo and Sara"
     Rule(re.compile(PEOPLE + r" (?:is|are|was) (?i:my) " + RELATION_MOD + RELATION + r"\b"), None, 1,
          relation_group=2, lists=True),

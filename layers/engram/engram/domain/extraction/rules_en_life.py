@@ -72,7 +72,8 @@ _PLAYED = (r"(?:the )?(?:electric guitar|bass guitar|guitar|bass|piano|keyboard|
            r"table tennis|tennis|ping pong|soccer|football|basketball|baseball|beach volleyball|volleyball|golf|"
            r"badminton|squash|ice hockey|hockey|rugby|cricket|pickleball|padel|softball|lacrosse|"
            r"ultimate frisbee|frisbee|water polo|handball|chess|poker|bridge|mahjong|video games|board games|"
-           r"card games|darts|pool|billiards|bingo|dungeons (?:and|&) dragons|d&d)")
+           r"card games|darts|pool|billiards|bingo|dungeons (?:and|&) dragons|d&d|hurling|camogie|gaelic football|"
+           r"netball|curling)")
 _GOING = (r"(?:hiking|running|jogging|swimming|rock climbing|climbing|bouldering|surfing|skiing|snowboarding|"
           r"fishing|fly fishing|camping|cycling|mountain biking|biking|salsa dancing|dancing|bowling|ice skating|"
           r"roller skating|skating|kayaking|canoeing|sailing|scuba diving|diving|snorkeling|horseback riding|"

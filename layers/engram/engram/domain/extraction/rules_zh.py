@@ -59,6 +59,10 @@ _PLACES = ("北京|上海|天津|重庆|河北|山西|辽宁|吉林|黑龙江|�
            "贵阳|兰州|石家庄|太原|长春|温州|无锡|东莞|佛山|潮汕|汕头|珠海|桂林|洛阳|扬州|徐州|绍兴|泉州|烟台|"
            "美国|日本|韩国|英国|法国|德国|加拿大|澳大利亚|新加坡|马来西亚|泰国|越南|印度|俄罗斯|意大利|西班牙")
 _WHERE = r"([^，。；！？,.;!?\s在]{1,12}?)"
+# "湖南邵阳", "四川省绵阳市": a province, then a city of two or three characters (not a verb: "湖南过年")
+PROVINCE_CITY = (r"(?:黑龙江|内蒙古|河北|山西|辽宁|吉林|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|"
+                 r"贵州|云南|陕西|甘肃|青海|台湾|广西|西藏|宁夏|新疆)(?:省)?(?![过看待住探玩休养发工上读办结])"
+                 r"[\u4e00-\u9fff]{2,3}?(?:市|县)?(?:的|人)?(?=$|[，。！？,.!?])")
 _PLACE = r"((?:" + _PLACES + r")|[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|村|州|区))"
 # "在家工作", "在公司上班": where, not for whom.
 _NOT_WORKPLACES = re.compile(r"^(?:家|家里|外面|这里|那里|这儿|那儿|晚上|周末|公司|单位|办公室|线上|网上|国外|外地|"
@@ -116,7 +120,8 @@ _AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|�
                   r"老是|老(?!师)|一直|还|都|就|下周|明年")
 # Words of a name's shape that are no name: "我老婆白天要上班", "我妈高兴得…".
 _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
-                 "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上"}
+                 "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上", "小声", "大声",
+                 "老实", "小气"}
 
 
 def _apposed(value: str) -> str | None:
@@ -243,7 +248,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"(?:会说|能说|会讲|能讲)(" + _LANGUAGE + r"(?:(?:和|、|跟)" + _LANGUAGE + r")*)"),
          P.MASTERS, lists=True),
     # "我业余时间喜欢画水彩画": what the user likes to do in their own time is a pastime
-    Rule(re.compile(r"我(?:的)?(?:业余时间|空闲时间|闲暇时间?|业余|下班以?后|周末)(?:里|的时候)?(?:最|就)?(?:喜欢|爱)"
+    Rule(re.compile(r"我(?:的)?(?:业余时间|空闲时间|闲暇时间?|业余|下班以?后|周末)(?:里|的时候)?(?:最|就)?(?:喜欢|爱(?!好))"
                     r"([\u4e00-\u9fff]{2,5}?)" + END), P.HAS_HOBBY, value=_activity),
     # a new activity in place of an old one: "改成早上打太极", "换成游泳了"
     Rule(re.compile(r"我" + ADV + r"(?:改成|换成|改为|改|换|转而)了?(?:每天|早上|晚上|周末|平时|去)*("
@@ -308,7 +313,7 @@ RULES: list[Rule] = [
     # hobbies: "我的爱好是摄影和旅行", "我每周都去爬山", "我平时打篮球"
     Rule(re.compile(r"我" + ADV + r"(?:在|正在|还在|开始|改|改成|换成)?(?:学|练|弹|拉|打|玩)" + _PRACTISED),
          P.HAS_HOBBY),
-    Rule(re.compile(r"我的(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True,
+    Rule(re.compile(r"我的?(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True,
          value=_activity),
     Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES
                     + r"(?:(?:、|和|跟|，)" + _HOBBIES + r")*)"), P.HAS_HOBBY, lists=True, value=_activity),
@@ -317,8 +322,9 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"从([\u4e00-\u9fffA-Za-z]{2,12}?)毕业"), P.STUDIED_AT, value=_school),
     # "想回老家长沙": the home town is said by the way, of the user's (not "我妈老家", "他老家")
+    # (a province before its city names the city: "老家湖南邵阳的" is 邵阳, read in rules_zh_news)
     Rule(re.compile(r"(?:^|我的?)(?:(?!妈|爸|哥|姐|弟|妹|老公|老婆|朋友|同事|儿子|女儿|的|他|她|你)[^，。！？,.!?]){0,8}?"
-                    r"老家(?:是|在)?" + _PLACE), P.COMES_FROM),
+                    r"老家(?:是|在)?(?!" + PROVINCE_CITY + ")" + _PLACE), P.COMES_FROM),
     Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:读研究生|读研|读博|读本科|读大学|上大学|念大学|读书|上学|"
                     r"念书|留学)"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"是" + _WHERE + r"的(?:学生|研究生|博士生|本科生|大学生|校友)" + END), P.STUDIED_AT,

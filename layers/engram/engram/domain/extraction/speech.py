@@ -43,7 +43,9 @@ _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|
                # "guess who just got hired": the one to guess is the writer
                r"guess who")
 _EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
-_EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz)\b"
+# (a tag typed without its question mark: "u know im allergic to shellfish right", "… remember")
+_EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz|right|"
+                             r"remember|innit|yeah|eh|ya know|you know|y'know)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
 _EN_FILLER_INSIDE = re.compile(r"\s+(?:btw|tbh|ngl|lol|lmao|fyi|imo|haha+)(?=\s*[,;])", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
@@ -127,7 +129,7 @@ EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|
               # "live in Bristol with my partner", "work as a receptionist": the first person's present
               r"|(?:live in (?=(?-i:[A-Z]))|work (?:as|at|for|in) )"
               r"|(?:working as|working at|working for|working in|living in|based in|studying|majoring"
-              r"|starting (?:at|with) (?=(?-i:[A-Z])))"
+              r"|starting (?:at|with) (?=(?-i:[A-Z])|an? ))"
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
               r"originally from|married to|engaged to|"
@@ -143,8 +145,11 @@ _EN_RESTORED = (("been", "I've "), ("born", "I was "), ("allergic", "I'm "), ("t
 _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[- ][a-z]+)?)"
                           r"(?=\s*(?:,|$))", re.I)
 # Whose clause it is: the user's ("I …", or a clause that dropped "I" itself).
-# "Niamh here", "it's Dana": a self-introduction is the user's clause too.
-_EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
+# "Niamh here", "it's Dana", "41M, electrician in Leeds": a self-introduction is the user's clause too, and
+# so is a lament over what is the user's ("rip my wallet, just adopted a second dog").
+_EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^\d{2}\s?(?:m|f|nb)\b"
+                             r"|^(?:rip|r\.i\.p\.?|goodbye|bye bye|farewell|there goes|so much for) (?:my|our)\b"
+                             r"|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
                              + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here(?:$|,)", re.I)
 
 
@@ -194,6 +199,9 @@ _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前�
 _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|定居|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
+                         # "现在改成游泳", "自己当老板", "以后就是厦门人了": a change of the user's own
+                         r"|改成|换成|改为|自己(?=当|做|开)|(?:以后|从此|今后|往后)(?:就|也)?(?:算)?是"
+                         r"|领养|收养|捡(?:了|回)|新添了"
                          # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"
                          r"|(?:特别|很|超|最|真的|挺|非常|好)*(?:喜欢|爱吃|爱喝|爱看|爱听|讨厌|受不了)(?!就|的话|吗|不|么)"
                          r"|(?:本科|研究生|硕士|博士|大学)(?:是)?在"
@@ -219,6 +227,20 @@ _TEXTING = {"im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt
             "plz": "please", "gonna": "going to", "wanna": "want to", "gotta": "have to", "bday": "birthday",
             "b-day": "birthday", "bc": "because", "cuz": "because", "coz": "because", "tho": "though",
             "rly": "really", "srsly": "seriously", "abt": "about", "w/": "with"}
+# "workin", "livin'": a verb's "-ing" with its g dropped (only stems that make no other word).
+_G_DROPPED = re.compile(r"\b(work|liv|study|go|do|try|look|gett|mak|play|runn|mov|start|talk|hav|com|tak|think|feel)"
+                        r"in'?(?![\w'])", re.I)
+# "Coffee? Always.", "Karaoke? Hard pass.": a thing asked of oneself and answered at once is a taste.
+_NOT_ASKED_OF_ONESELF = (r"(?!(?:what|why|how|who|where|when|which|is|are|do|does|did|can|could|would|should|will|you|"
+                         r"your|me|my|really|seriously|sure|ready|more|anyone|anybody|want|need|ok|okay|right|sorry|"
+                         r"and|so|but|or|the|a|an)\b)"
+                         # a state asked about ("Tired? Always.") is no taste
+                         r"(?!(?:\w+ed|tired|hungry|busy|late|sleepy|broke|single|bored|cold|hot|sick|awake|early|lost|"
+                         r"happy|sad|anxious|grumpy|hangry|thirsty|behind|online|up|down|there|here|home|free)\b)")
+_ANSWERED = re.compile(r"(?:^|(?<=[.!?\n])\s*)" + _NOT_ASKED_OF_ONESELF + r"([A-Za-z][a-z]+(?: [a-z]+){0,2})\?\s+"
+                       r"(?:(always|every (?:single )?(?:day|time)|yes,? please|love (?:it|them)|obsessed|absolutely|"
+                       r"all day,? every day)|(hard pass|hard no|no thanks|no thank you|yuck|gross|ew+|not for me|"
+                       r"absolutely not|nope))(?:[.!]+|\s*$)", re.I)
 _TEXTING_WORDS = re.compile(r"(?<![\w'’-])(" + "|".join(re.escape(w) for w in sorted(_TEXTING, key=len,
                                                                                       reverse=True))
                             + r")(?![\w'’/-])", re.I)
@@ -233,7 +255,9 @@ _REPEATED = re.compile(r"([!?？！。.])\1+|([!?？！])[!?？！]+")
 
 
 # "本人" (formal) at the head of a clause, and "俺", "咱" (northern speech) anywhere, are "我"; "俺们", "咱们" "我们".
-_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))本人|俺(?!们)|咱(?!们)")
+# "楼主41岁，…": a forum poster opening on "楼主" speaks of themself (not "楼主你好", "楼主说得对").
+_ZH_FIRST_PERSON = re.compile(r"(?:^|(?<=[，,。！!？?；;\s]))本人|俺(?!们)|咱(?!们)"
+                              r"|^楼主(?!你|您|说|讲|觉得|认为|的|是不是|好|加油|呢|吗|[，,：:！!？?])")
 
 
 def as_typed(text: str) -> str:
@@ -241,6 +265,8 @@ def as_typed(text: str) -> str:
     punctuation once, and each run of emoji a sentence break (an ironic face marked ``IRONY``)."""
     text = _ZH_FIRST_PERSON.sub("我", re.sub(r"俺们|咱们", "我们", text.replace("’", "'").replace("‘", "'")))
     text = _TEXTING_WORDS.sub(lambda m: _texting(m.group(1)), text)
+    text = _G_DROPPED.sub(lambda m: m.group(1) + "ing", text)
+    text = _ANSWERED.sub(lambda m: f" I {'love' if m.group(2) else 'hate'} {m.group(1)}.", text).strip()
     text = _EMOJI.sub(lambda m: (IRONY if _IRONIC.search(m.group(0)) else "") + "\n", text)
     return _REPEATED.sub(lambda m: m.group(1) or m.group(2), text)
 

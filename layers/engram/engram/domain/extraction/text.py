@@ -51,6 +51,8 @@ _EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |
                        r"|,\s*but\s+(?=(?:everyone|everybody|people|most people|my friends|friends|they)\s)"
                        # "…, that's my actual name, the app keeps saying Eva": a new subject, a new clause
                        r"|,\s*(?=(?:that's|it's|he's|she's|they're|he|she|they|the \w+ (?:keeps|says|said|thinks)) )"
+                       # (not before the name of who was just said: "a third rabbit, she's called Clover")
+                       r"(?!(?:he|she|it)(?:'s| is) (?:called|named)\b)"
                        # "now in Houston working for Shell": a participle says what the user does there
                        r"|(?<!\bnow)(?<!\bstill)(?<!\bjust)(?<!\balso)(?<!\bcurrently)(?<!\bbeen)(?<!\bam)(?<!'m)(?<!\bwas)(?<!\bwere)"
                        r"\s+(?=(?:working|living|studying) (?:at|for|in|as) )"
@@ -68,10 +70,10 @@ _EN_CARRY = re.compile(r"^(?:also |really |absolutely |still |now |currently )*(
 # Every comma starts a clause, except before a bare list of names ("我有两个孩子，乐乐和思思") or
 # the name of who was just mentioned ("我养了一只猫，叫咪咪").
 _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|跟)[\u4e00-\u9fff]{1,3}[。！!.]?$|"
-                       r"(?:它|他|她)?(?:叫|名叫|名字叫)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
+                       r"(?:它|他|她)?(?:叫|名叫|名字叫|取名叫|起名叫|叫它)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|大的|小的|老大|老二|坐标|爱|养了|养着|学[\u4e00-\u9fff]{1,6}的$|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|(?:和|跟)(?:我的?)?(?=老伴|老公|老婆|爱人|媳妇|对象|家人|孩子)|大的|小的|老大|老二|坐标|爱|养了|养着|学[\u4e00-\u9fff]{1,6}的$|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
                        # "今天刚过完生日，三十了", "我叫陈志明，三十二岁": a bare age
                        r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁?了|岁$))")
 # A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
@@ -83,7 +85,7 @@ _ZH_OTHERS = re.compile(r"(?<![吉其])(?:他|她|它)|你|您|我的|我们|我
 # A clause without a subject opens on a time ("今天刚过完生日"), on "在" ("在重庆待了两年") or on a verb
 # and its aspect ("考了教资"); "主角叫李雷" opens on a subject.
 _ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|终于|现在|目前|"
-                        r"小时候|后来)+|在|[\u4e00-\u9fff]完|毕业|"
+                        r"小时候|后来|以前|原来|之前)+|在|[\u4e00-\u9fff]完|毕业|"
                         # "膝盖受伤了，…": the speaker's own body, the reason for what follows
                         r"(?:膝盖|腰|腿|脚|手|胃|身体|头|脖子|肩膀)[\u4e00-\u9fff]{0,3}?(?:受伤|不好|不行|疼|痛)|[\u4e00-\u9fff][了过着](?![\u4e00-\u9fff]?[了过着])"
                         # "钢琴早就不弹了": a thing the speaker no longer does
@@ -102,6 +104,8 @@ _ZH_SOMEONE = re.compile(r"^(?:他|她|它|(?:我的?|我家)?(?:闺女|女儿|�
                          r"老婆|爱人|媳妇|丈夫|妻子|先生|太太|妈妈|爸爸|老妈|老爸|哥哥|姐姐|弟弟|妹妹|朋友|同事|老板|领导|"
                          r"室友|邻居))")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
+_ZH_WHEN = re.compile(r"^(?:周[一二三四五六日末]|星期[一二三四五六日天]|今天|明天|昨天|后天|下周|上周|今晚|现在|最近)+")
+_ZH_KIN_HEAD = re.compile(r"(?:儿子|女儿|闺女|老公|老婆)[\u4e00-\u9fff]")
 _ZH_LIST_TAIL = re.compile(r"^(?:还有|以及|外加)")
 _ZH_HAS_KIN = re.compile(r"^我有(?:一)?(?:个|位)(儿子|女儿|闺女|哥哥|姐姐|弟弟|妹妹)$")
 
@@ -144,9 +148,17 @@ def clauses(sentence: str) -> list[str]:
             if bare.startswith("我") and not _ZH_SOMEONE.match(bare):
                 other = False
             elif _ZH_SOMEONE.match(bare):
+                # "周五我请假一天，女儿朵朵幼儿园毕业": a kin word after the user's own clause is the user's
+                if not other and _ZH_SELF.match(_ZH_WHEN.sub("", out[0])) and _ZH_KIN_HEAD.match(bare):
+                    part = "我" + bare
                 other = True
             elif (_ZH_SELF.match(out[0]) or unsaid) and not other and (bare != part or _ZH_CARRY.match(bare)):
                 part = "我" + bare
+            # "在北京待了十年，上个月回老家南昌了": a later clause on a verb the user says of themself, when
+            # no one else was named before it ("主角叫李雷，住在上海" is the hero's)
+            elif not other and not any(_ZH_OTHERS.search(p) or (not _ZH_SELF.match(p) if p.startswith("我")
+                                                                else "叫" in p) for p in out):
+                part = with_zh_subject(bare) if with_zh_subject(bare) != bare else part
             out.append(part)
         return out
     parts = [without_fillers(p) for p in _EN_SPLIT.split(sentence) if p and p.strip(" ,")]
