@@ -229,6 +229,16 @@ _EN_SAID_AS_STATE = re.compile(r"^(?:\d|(?:living|working|based|from|in|single|m
                                r"originally|currently|now|also|still)\b)", re.I)
 
 
+# English fragments that say what the user has or where they live: "severe peanut allergy", "two rescue
+# greyhounds named Biscuit and Pepper"; a town said bare after the first fragment ("28F, tester, Melbourne"),
+# not a faith or a people ("Catholic", "Korean").
+_EN_HAS = re.compile(r"^(?:(?:severe|mild|bad|serious|deadly|life-threatening) )?[a-z]+(?: nut)? allerg(?:y|ies)$"
+                     r"|^(?:an?|one|two|three|four|five|\d) [a-z -]{2,30}? (?:named|called) [A-Z]", re.I)
+_EN_TOWN = re.compile(r"^(?!\w+(?:ian|ese|ish|ic)$)"
+                      r"(?!(?:American|Mexican|Korean|Hindu|Buddhist|Mormon|Christian|Muslim)$)"
+                      r"[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}$")
+
+
 def as_profile(sentence: str) -> str:
     match = _HEADER.match(sentence)
     if match is None:
@@ -240,6 +250,11 @@ def as_profile(sentence: str) -> str:
             out.append(part if part.startswith("我") else "我" + part)
         elif re.match(r"(?:i|i'm|i've|my|we)\b", part, re.I):
             out.append(part)
+        elif _EN_HAS.match(part):
+            out.append("I have " + ("a " if re.match(r"(?:severe|mild|bad|serious|deadly|life-threatening|[a-z]+(?: "
+                                                     r"nut)? allerg)", part, re.I) else "") + part)
+        elif out and _EN_TOWN.match(part):
+            out.append("I live in " + part)
         else:
             # a fragment that dropped its verb's "I" gets it back as any clause does ("allergic to latex");
             # a bare noun phrase is what the user is ("data analyst at Booking.com")

@@ -191,8 +191,10 @@ PRESUPPOSED = [MY_PET, MY_RELATION]
 RULES: list[Rule] = [
     # names
     Rule(re.compile(r"\b(?i:my (?:first |full )?name(?:'s| is)|the name(?:'s| is)) " + NAME), P.HAS_NAME),
-    # "her name's Clara" names her, not the user
-    Rule(re.compile(r"\b(?i:call me|calls me|i'm called|i am called|i go by|known as|"
+    # "her name's Clara" names her, not the user; a nickname said against the name ("everyone calls me Kat
+    # though") is not a new one
+    Rule(re.compile(r"^(?!.*\b(?i:call|calls) me [^,.;!?]{1,30}?,? (?i:though|tho)\b)"
+                    r".*?\b(?i:call me|calls me|i'm called|i am called|i go by|known as|"
                     r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!\bits )(?<!\bHis )(?<!\bHer )(?<!\bTheir )(?<!\bIts )"
                     r"name's) " + NAME), P.HAS_NAME,
          value=_name),

@@ -33,7 +33,7 @@ from .rules_en import (
     RELATION_MOD,
 )
 from .rules_en_chat import _NOT_LOWER_NAMES
-from .rules_en_life import _NOT_ORIGINS, ORG, WORKPLACE, _employer, _origin, _subject
+from .rules_en_life import _NOT_ORIGINS, _WORK, ORG, WORKPLACE, _employer, _origin, _subject
 from .rules_en_open import _AFTER, _NOT_A_JOB, _NOT_PASTIMES, OPEN_JOB, open_job
 from .rules_en_passing import BY_WORK, _place
 
@@ -160,6 +160,22 @@ def _low_employer(value: str) -> str | None:
     return None if first in _NOT_LOW_EMPLOYERS or first.endswith("ing") else _employer(value)
 
 
+# -- a self told around a request for help ---------------------------------------------------------------
+
+# "I'm a history major", "an English major at Rutgers": the field the user reads, not a job
+_MAJOR = r"\b(?i:i'm|i am) (?i:an? )(?:(?i:double|senior|junior|sophomore|freshman|first-year|[\w-]+-year) )?"
+# "my job at the Boeing plant": an employer the user still has (not one left: "I quit my job at X" is
+# a change, read elsewhere; nor one said as left or to leave: "since leaving my job at X")
+_MY_JOB_AT = (r"(?<!(?i:\bquit ))(?<!(?i:\bleft ))(?<!(?i:\blost ))(?<!(?i:\bfrom ))(?<!(?i:\blosing ))"
+              r"(?<!(?i:\bsince leaving ))(?<!(?i:\bafter leaving ))(?<!(?i:\bsince quitting ))"
+              r"(?<!(?i:\bafter quitting ))\b(?i:my) (?i:(?:current|day|full[- ]time|part[- ]time) )?"
+              r"(?i:job|position|role) (?i:at|with) ")
+# "I've worked as a pharmacist at Walgreens for a decade": worked there until now, said with how long
+_WORKED_AS = r"\b(?i:i)(?i:'ve| have) (?i:" + ADV + r")(?i:worked) (?i:as) (?i:an?) (?i:" + JOB + r")"
+# "I've been at the same law firm for 9 years as a paralegal": the job said after the time there
+_BEEN_AT = (r"(?:\b(?i:i)(?i:'ve| have) |^)(?i:" + ADV + r")(?i:been) (?i:at|with) [^,.;!?]{2,40}? (?i:for|since) "
+            r"[^,.;!?]{1,20}? (?i:as) (?i:an?) ")
+
 # Who or what a taste said sideways is not of: "that is a hard no", "my husband is the only thing …"
 _NOT_A_THING = r"(?!(?:this|that|it|he|she|they|you|which|what|my|your|his|her|their|our)\b)"
 
@@ -217,6 +233,19 @@ RULES: list[Rule] = [
     Rule(re.compile(_HAVE + _PET_COUNT + _PET_LOOKS + PET + r"(?: [^,.;!?]{1,25}?)?,? (?:(?i:her|his|its|their) "
                     r"(?i:name(?:'s| is)|names are)|(?i:she|he|it|they)(?:'s| is| are) (?i:called|named)) " + PEOPLE),
          P.HAS_PET, 2, lists=True, kind_group=1),
+    # the self told around a request for help
+    Rule(re.compile(_MAJOR + r"([A-Za-z][a-z]+(?: [a-z]+)?) (?i:major)\b"), P.STUDIED, value=_subject),
+    Rule(re.compile(_MAJOR + r"[A-Za-z][a-z]+(?: [a-z]+)? (?i:major) (?i:at) " + ORG), P.STUDIED_AT),
+    Rule(re.compile(_MY_JOB_AT + ORG), P.WORKS_AT, value=_employer),
+    Rule(re.compile(_WORKED_AS + r" (?i:at|for|with) " + ORG + r"(?= (?i:for|since) )"), P.WORKS_AT, 2,
+         value=_employer),
+    Rule(re.compile(_BEEN_AT + r"(?i:" + JOB + ")"), P.WORKS_AS),
+    Rule(re.compile(_BEEN_AT + _NOT_LISTED + _NOT_A_JOB + OPEN_JOB + _JOB_END), P.WORKS_AS, value=open_job),
+    # "I work nights at a hospital as a nurse": the job said after the workplace
+    Rule(re.compile(_WORK + r" (?i:at|in|for) " + WORKPLACE + r" (?i:as) (?i:an?) (?i:" + JOB + ")"), P.WORKS_AS, 2),
+    # "I've always loved baking": a fondness kept up to now (not "I always loved it as a kid")
+    Rule(re.compile(r"\bi(?:'ve| have) (?:always|long|forever) (?:loved|liked|enjoyed|adored) " + OBJ + END, _I),
+         P.HAS_PREFERENCE, lists=True),
     # tastes said sideways
     Rule(re.compile(r"^(" + _NOT_A_THING + r"[A-Za-z][\w' -]{1,40}?) "
                     r"(?:is|are) (?:honestly |literally |genuinely |probably )?(?:the only thing|the one thing|"

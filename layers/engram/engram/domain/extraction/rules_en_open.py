@@ -45,7 +45,7 @@ _NOT_JOBS = set(
     "newbie noob amateur pro spectator admirer observer learner-driver "
     # what "I started as a …" / "I work as a …" may name that is no job
     "kid child teen teenager baby boy girl adult youngster team group family unit pair duo hobby joke favour "
-    "favor side-hustle way result whole one thing volunteer favourite favorite".split())
+    "favor side-hustle way result whole one thing volunteer favourite favorite major".split())
 # Said of a habit or a fondness, not of a living: "a big eater", "a keen gardener", "an avid reader".
 _NOT_JOB_MODIFIERS = set(
     "big huge massive total complete real proper serious heavy light picky fussy fast slow quick early late "

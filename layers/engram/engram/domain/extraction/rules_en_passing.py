@@ -50,8 +50,8 @@ RULES: list[Rule] = [
     # a job held for a while and still: "I've been a software engineer at Spotify for six years"
     Rule(re.compile(r"\bi(?:'ve| have) been an? " + JOB + r"(?= (?:at|for|since|with|in)\b|\s*$|[,.;!])", _I),
          P.WORKS_AS),
-    Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) (?i:an?) " + JOB + r" (?i:at|with|for) " + ORG), P.WORKS_AT, 2,
-         value=_employer),
+    Rule(re.compile(r"\b(?i:i)(?i:'ve| have) (?i:been) (?i:an?) (?i:" + JOB + r") (?i:at|with|for) " + ORG), P.WORKS_AT,
+         2, value=_employer),
     Rule(re.compile(r"(?:\b(?:since|after)|\bi(?:'ve| have)?) (?:just |recently |finally )?(?:going|went|gone|turning|"
                     r"turned|becoming|became|become) (?:fully |full )?" + _DIET + r"\b", _I), P.HAS_PREFERENCE,
          value=_diet),
@@ -91,8 +91,11 @@ RULES: list[Rule] = [
     # "moved back in with my parents in Croydon"
     Rule(re.compile(r"\b(?i:i|we)(?i:'ve| have)? (?i:just |recently )?(?i:moved) (?i:back )?(?i:in) (?i:with) "
                     r"[^.,;!?]{2,30}? (?i:in) " + PLACE), P.LIVES_IN),
-    # "…, doing yoga now": an activity taken up, said bare after the user's clause
-    Rule(re.compile(r"(?:^|\bi'm |\bi am |,\s*)(?:now )?(?:doing|into) " + _ACTIVITY + r" (?:now|instead|these days)\b",
+    # "…, doing yoga now": an activity taken up, said bare after the user's clause (not one to fill a pause:
+    # "no running for a few months, doing yoga instead")
+    Rule(re.compile(r"^(?!.*\b(?:for (?:a few|a couple of|the next|\w+) (?:days|weeks|months)|for now|"
+                    r"for the time being|until|till|while)\b).*?(?:^|\bi'm |\bi am |,\s*)(?:now )?(?:doing|into) "
+                    + _ACTIVITY + r" (?:now|instead|these days)\b",
                     _I), P.HAS_HOBBY, value=_plain_hobby),
     # "In my spare time I paint watercolours": the habit's frame said first
     Rule(re.compile(r"\b(?:in my (?:spare|free|down) time|for fun|as a hobby|on (?:the )?weekends),? i (?:like to "

@@ -15,6 +15,8 @@ ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比�
        r"居然|竟然|终于|突然|早就|正式|整整|后来|然后)*")
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
+# How long a job has been done, said between the verb and the job ("当了六年护士", "做了九年律师助理").
+YEARS = r"(?:了)?(?:[一二两三四五六七八九十几半\d]{1,3}多?(?:年|个月)(?:多)?(?:的)?)?"
 LIST = r"([^，。；！？,.;!?\s]{1,30}?)"
 _HAN_NAME = r"(?:[\u4e00-\u9fff]{1,4}?|[A-Za-z]{2,20})"
 # A person as named in Chinese: with a title ("王老师", "张经理"), a bare name, or a Latin one.
@@ -162,7 +164,12 @@ def _consumed(value: str) -> str:
 
 MY_RELATION = Rule(re.compile(r"我的?(?:最好的)?" + _KIN + r"(" + _NAME_SHAPE + r")(?=" + _AFTER_SUBJECT + r")"),
                    None, 2, relation_group=1, value=_apposed)
-PRESUPPOSED = [MY_RELATION]
+# "我的偏头痛是不是会更严重？", "要不要告诉领导刘姐…？": an illness and a person the question takes as given
+MY_CONDITION = Rule(re.compile(r"我的(" + CONDITIONS + r")(?!的|药)"), P.HAS_CONDITION)
+TOLD_RELATION = Rule(re.compile(r"(?:^|我)(?:(?!他|她|你|们)[^，。！？,.!?]){0,8}?(?:告诉|问问|问|通知|跟|和)(?:我的?)?"
+                                r"(老公|老婆|爱人|领导|上司|主管|导师|博导)(" + _NAME_SHAPE + r")(?=我|$|[，,。？?])"),
+                     None, 2, relation_group=1, value=_apposed)
+PRESUPPOSED = [MY_RELATION, MY_CONDITION, TOLD_RELATION]
 
 RULES: list[Rule] = [
     # names: "我叫…", "我的名字是…", "大家都叫我…", "我是王小明"
@@ -265,15 +272,16 @@ RULES: list[Rule] = [
     # "我是一名中学数学老师": what is taught or where, said before the job, is part of it
     Rule(re.compile(r"我" + ADV + r"是(?:一名|一个|一位|个|名|位)([\u4e00-\u9fff]{1,4}?(?:" + OCCUPATIONS + r"))"
                     + END), P.WORKS_AS),
-    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)(?:一名|一个|个)?"
-                    r"((?:(?![一这那个名位])[\u4e00-\u9fff]{2,4}?)?(?:" + OCCUPATIONS + r"))"), P.WORKS_AS),
+    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,10}?)?(?:当|做|担任|干)" + YEARS + r"(?:一名|一个|个)?"
+                    r"((?:(?![一这那个名位了])[\u4e00-\u9fff]{2,4}?)?(?:" + OCCUPATIONS + r"))"), P.WORKS_AS),
     Rule(re.compile(r"我的(?:工作|职业)是(" + OCCUPATIONS + r")"), P.WORKS_AS),
     Rule(re.compile(r"我是(?:做|干|搞)(" + OCCUPATIONS + r")的"), P.WORKS_AS),
     # where the user works: "我在腾讯工作", "我在一家医院上班", "我在谷歌当工程师"
     # (not "我在家工作", "我在北京上班")
     Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:工作|上班|打工|实习|任职|就职)" + END), P.WORKS_AT,
          value=_workplace),
-    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:当|做|担任|干)(?:一名|一个|个)?(?:" + OCCUPATIONS + r")"),
+    Rule(re.compile(r"我" + ADV + r"在" + _WHERE + r"(?:当|做|担任|干)" + YEARS + r"(?:一名|一个|个)?"
+                    r"(?:[\u4e00-\u9fff]{0,4}?)(?:" + OCCUPATIONS + r")"),
          P.WORKS_AT, value=_workplace),
     # a new employer as news: "我跳槽去字节跳动了", "我入职了腾讯", "我跳到了美团"
     Rule(re.compile(r"我" + ADV + r"(?:跳槽(?:去|到|进)了?|跳到了?|入职了?)" + _WHERE
@@ -361,7 +369,7 @@ RULES: list[Rule] = [
          kind_group=1),
     # the name right after the animal: "我家猫咪咪最近不吃东西", "我的狗旺财"
     Rule(re.compile(r"我(?:家|们家)?的?" + _PET + r"(" + _NAME_SHAPE + r"|[\u4e00-\u9fff]{2})(?=" + _AFTER_SUBJECT
-                    + r"|最近|不|没|老|特别|很|$)"), P.HAS_PET, 2, kind_group=1, value=_pet_name),
+                    + r"|最近|不|没|老|特别|很|吃完|吃了|喝完|喝了|$)"), P.HAS_PET, 2, kind_group=1, value=_pet_name),
     Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
                     + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
@@ -372,7 +380,7 @@ RULES: list[Rule] = [
     # the name right after who it is: "我老婆小丽下周过生日", "我爸王建国下个月退休", "我的经理李娜让我…".
     # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
     # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.
-    MY_RELATION,
+    MY_RELATION, MY_CONDITION, TOLD_RELATION,
     # "两个娃，大的叫安安，小的叫乐乐": children by their order
     Rule(re.compile(r"^我(?:家)?(?:大的|小的|老大|老二|老三|大宝|二宝)(?:叫|名叫|名字叫)(" + _HAN_NAME + r")" + END),
          P.HAS_CHILD),

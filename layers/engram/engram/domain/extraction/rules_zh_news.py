@@ -13,7 +13,22 @@ from ..model import Extraction
 from ..model import Predicate as P
 from .dates import age
 from .rules import Rule
-from .rules_zh import _AFTER_SUBJECT, _KIN, _PET, _SURNAMES, ADV, CONDITIONS, END, OBJ, OCCUPATIONS, PROVINCE_CITY
+from .rules_zh import (
+    _AFTER_SUBJECT,
+    _KIN,
+    _PET,
+    _SURNAMES,
+    _WHERE,
+    ADV,
+    CONDITIONS,
+    END,
+    OBJ,
+    OCCUPATIONS,
+    PROVINCE_CITY,
+    YEARS,
+    _apposed,
+    _workplace,
+)
 
 # Who a clause is about when it is not the user: a third person or one of the user's people.
 _SOMEONE = r"他|她|你|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|孩子|朋友|同事|同学|室友|邻居|爱人|对象"
@@ -58,6 +73,11 @@ _SPOUSE = r"(?:老伴|老公|老婆|爱人|媳妇|丈夫|妻子|太太|先生|�
 _WHEN = r"(?:周末|今天|明天|后天|下周|这周|今晚|过年|国庆|五一)?"
 _WITH_SPOUSE = r"我" + _WHEN + ADV + r"(?:和|跟|与|陪|带)(?:我的?)?" + _SPOUSE + r"(" + _called(2) + r")" + _NAME_END
 
+# Going to a workplace as the user does now: no one else, no wish, plan or time to come on the way.
+_GOES = (r"(?:^|我)(?:(?!" + _SOMEONE + r"|想|要|打算|准备|希望|如果|要是|可以|能|会|明天|后天|下周|下个|以后|将来)"
+         r"[^，。！？,.!?]){0,12}?去" + _WHERE)
+_NEW_JOB = r"(" + JOB + r"|(?:(?![的在和是])[\u4e00-\u9fff]){0,4}?(?:前端|后端|开发|测试|运营|设计|销售))"
+
 RULES: list[Rule] = [
     # -- news of a change ------------------------------------------------------------------------------
     # "这学期转到软件工程专业了", "大二转去了计算机专业": the field the user studies now
@@ -89,6 +109,14 @@ RULES: list[Rule] = [
     # "我老家是湖南邵阳的", "老家在江苏盐城": the city, not its province (``script.city_of`` keeps the city)
     Rule(re.compile(r"(?:^|我的?)(?:(?!" + _SOMEONE + r"|的)[^，。！？,.!?]){0,8}?(?:老家|家乡|故乡)(?:是|在)?(?="
                     + PROVINCE_CITY + r")([\u4e00-\u9fff]{4,7}?)(?:的|人)?(?=$|[，。！？,.!?])"), P.COMES_FROM),
+    # "我每天开车四十分钟去比亚迪上班", "上个月刚去美团当产品经理": where the user goes to work now
+    # (not a wish or a plan: "想去华为上班", "下周去…")
+    Rule(re.compile(_GOES + r"(?:上班|工作|实习)" + END), P.WORKS_AT, value=_workplace),
+    Rule(re.compile(_GOES + r"(?:当|做)" + YEARS + _NEW_JOB + END), P.WORKS_AT, value=_workplace),
+    Rule(re.compile(_GOES + r"(?:当|做)" + YEARS + _NEW_JOB + END), P.WORKS_AS, 2),
+    # "在昆明教小学三年级": who teaches a school's grade is that school's teacher
+    Rule(re.compile(r"我" + ADV + r"(?:在[^，。,.]{1,12}?)?教(小学|初中|高中|中学)"
+                    r"(?:[一二三四五六初高]年级|的?(?:孩子|学生))?" + END), P.WORKS_AS, value=lambda v: v + "老师"),
     # -- a taste said sideways -----------------------------------------------------------------------
     # "报税季全靠爵士乐续命": what keeps the user going
     Rule(re.compile(_MINE + r"(?:全|都|就|只能|主要|每天)?靠" + OBJ + r"(?:续命|回血|充电|撑着|活着)"),
@@ -111,6 +139,11 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:我的?|我" + _WHEN + ADV + r"(?:和|跟|陪|带|接|送)(?:我的?)?)" + _OFFSPRING
                     + r"(" + _called(3) + r")" + _NAME_END),
          None, 2, relation_group=1),
+    # "帮我想几道菜，老婆陈静怀孕了", "帮我给儿子浩浩挑个礼物": a partner or child named at a clause's start
+    # (the clause after a request) or as whom the user does something for
+    Rule(re.compile(r"(?:^|我" + _WHEN + ADV + r"(?:给|替|为)(?:我的?)?)(" + _SPOUSE[3:-1] + "|" + _OFFSPRING[1:-1]
+                    + r")(" + _called(3) + r")(?:" + _NAME_END + r"|(?=吃|喝|怀孕|挑|写|买|做|选|准备|订))"),
+         None, 2, relation_group=1, value=_apposed),
     # "我的导师陈立群教授", "我的主管王丽经理": a full name and the title after it
     Rule(re.compile(r"我的?" + _KIN + r"(" + _FULL + r")" + _TITLE), None, 2, relation_group=1),
     # "刚领养了第二只狗，叫橙子", "又收养了一只猫，取名叫年糕", "捡了只流浪猫，叫煤球"
@@ -178,7 +211,12 @@ _ANSWERED = re.compile(r"(^|[。！!？?\s])((?![你他她它这那什谁哪怎�
                        r"(?:都|也|要)?(?:吃|喝|看|听|碰|玩)(?:的)?)(?=$|[。！!.]|\s)")
 
 
+# "打错了，是38", "写错字了": a slip of the keys put right is a correction as "说错了" is
+_MISTYPED = re.compile(r"^\s*(?:(?:啊|哦|噢|呃)[，,]?)?(?:打错|写错|打错字|写错字|输错|记错)了")
+
+
 def as_said(text: str) -> str:
     """A Chinese letter's signature and a thing asked of oneself, said as the sentences the rules read."""
+    text = _MISTYPED.sub("说错了", text)
     return _ANSWERED.sub(lambda m: m.group(1) + m.group(2) + ("" if m.group(3).startswith("我") else "我") + m.group(3),
                          as_signed(text))
