@@ -23,6 +23,7 @@ from engram.domain.recall.fusion import (
     has_record,
     mentions,
 )
+from engram.domain.records import SessionRef
 from engram.service.recall import RecallRequest, run_in_process
 from tests.unit.support import T0, body, message, run_ingest
 
@@ -244,3 +245,24 @@ def test_the_user_named_by_an_agent_is_who_is_talking_not_a_name_a_record_must_s
     answer = ask(deps, consenting, "What book did the assistant pick for Harold?")
     assert not answer["no_record"]
     assert any("A Town Like Alice" in i["text"] for i in answer["items"])
+
+
+def test_a_long_answer_is_found_by_what_it_says_past_the_working_memorys_cap(deps, consenting):
+    from engram.domain.ingest.sanitise import ASSISTANT_CAP, SUBSTANCE_CAP
+
+    # Two answers alike in their first 500 characters; what each recommends comes after them.
+    opening = "Happy to help with that. Here are some options, from least to most effort, with notes. " * 7
+    said = [("Any ideas for Sofia's birthday cake?", "user"),
+            (opening + "For the cake itself I'd pick a gluten-free vanilla sponge mix, it bakes up fluffy.",
+             "assistant"),
+            ("And what about decorations for the party?", "user"),
+            (opening + "For decorations I'd pick paper lanterns and a bunting banner in her favourite colour.",
+             "assistant")]
+    assert ASSISTANT_CAP < said[1][0].index("vanilla sponge") < SUBSTANCE_CAP
+    run_ingest(deps, consenting, body(*[message(t, f"c{i}", T0 + timedelta(minutes=i), role)
+                                        for i, (t, role) in enumerate(said)]))
+    found = ask(deps, consenting, "Which vanilla sponge mix did you recommend?")["items"]
+    assert found and found[0]["provenance"]["message_ids"] == ["c1"] and "vanilla sponge" in found[0]["text"]
+    # The working memory keeps the answer's head only.
+    turns = deps.sessions.get(SessionRef(consenting, "phone", "s1")).turns
+    assert len(turns) == 4 and all("vanilla sponge" not in t["content"] for t in turns)

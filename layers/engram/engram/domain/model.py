@@ -195,6 +195,9 @@ class Turn:
     client_ts: datetime
     raw_sha256: str
     truncated: bool = False
+    # An assistant's answer longer than the working memory's cap, up to ``SUBSTANCE_CAP``: what its
+    # episode holds, so a question about what the answer went on to say still finds it.
+    substance: str = ""
 
 
 @dataclass(frozen=True)

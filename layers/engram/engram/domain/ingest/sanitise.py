@@ -22,6 +22,10 @@ from ..model import Message, Role, Turn
 ID_PATTERN = re.compile(rf"^[A-Za-z0-9._:-]{{1,{MAX_ID_CHARS}}}$")
 ID_TEXT = f"1-{MAX_ID_CHARS} characters of [A-Za-z0-9._:-]"
 ASSISTANT_CAP = 500
+# What an episode keeps of a long answer (about the 512 tokens the embedder reads of English): the
+# recommendation in "Options from least to most effort: 1. ..." is past the first 500 characters,
+# which is all the working memory keeps.
+SUBSTANCE_CAP = 2000
 TRUNCATION_MARKER = " […truncated: full text in history]"
 _SPACES = re.compile(r"[ \t\f\v\u00a0\u3000]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
@@ -130,6 +134,8 @@ def clean_message(message: Message, session_id: str) -> Turn:
     if message_id is None:
         message_id = derive_message_id(session_id, message.client_ts, raw_sha256)
     truncated = message.role is Role.ASSISTANT and len(text) > ASSISTANT_CAP
+    substance = (html.escape(text[:SUBSTANCE_CAP] + (TRUNCATION_MARKER if len(text) > SUBSTANCE_CAP else ""),
+                             quote=False) if truncated else "")
     if truncated:
         text = text[:ASSISTANT_CAP] + TRUNCATION_MARKER
     return Turn(
@@ -139,6 +145,7 @@ def clean_message(message: Message, session_id: str) -> Turn:
         client_ts=message.client_ts,
         raw_sha256=raw_sha256,
         truncated=truncated,
+        substance=substance,
     )
 
 

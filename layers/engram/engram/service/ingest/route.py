@@ -49,7 +49,8 @@ def _event_doc(batch: ExtractedBatch, item: ExtractedTurn, child: bool, context:
     return {
         "event_id": event_id(batch.scope, turn.message_id), "type": event.type.value,
         # Child mode: the event's type and time only, never what the child said.
-        "summary": "" if child else event.summary, "text": "" if child else turn.content,
+        "summary": "" if child else event.summary, "text": "" if child else turn.substance or turn.content,
+        # A long answer keeps its substance here (``Turn.substance``); the working memory its head.
         "context": "" if child else context,
         "keywords": [] if child else list(event.keywords), "blind_terms": [], "raw_sha256": turn.raw_sha256,
         "message_ids": [turn.message_id], "session_id": batch.session_id, "device_id": batch.device_id,

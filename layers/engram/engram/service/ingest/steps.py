@@ -98,4 +98,4 @@ def _withheld(item: ExtractedTurn) -> ExtractedTurn:
     """A child's turn as the write step gets it: what was said stops here, once it has been typed
     and timed; the type, times, tags, ids and hash go on (and the write step stores no more)."""
     event = replace(item.event, summary="", keywords=()) if item.event is not None else None
-    return ExtractedTurn(replace(item.turn, content=""), event, ())
+    return ExtractedTurn(replace(item.turn, content="", substance=""), event, ())
