@@ -16,8 +16,7 @@ from datetime import UTC, datetime
 
 from opensearchpy import ConflictError as OSConflictError
 from opensearchpy import NotFoundError, OpenSearch, helpers
-from opensearchpy.exceptions import ConnectionError as OSConnectionError
-from opensearchpy.exceptions import ConnectionTimeout, TransportError
+from opensearchpy.exceptions import TransportError
 
 from ...config import Settings
 from ...domain.ingest.sanitise import format_timestamp
@@ -28,43 +27,8 @@ from ...domain.records import EpisodeDoc
 from ...errors import StoreUnavailable
 from ..clients import Clients
 from . import episode_index
-
-
-def _unavailable(exc: Exception) -> StoreUnavailable:
-    return StoreUnavailable(f"episode store: {exc}")
-
-
-# An update applies only to the owner's document. Document ids are per owner already; the check
-# stays as a second guard (a document written under another id scheme, a hash collision).
-_OWNED_UPDATE = ("if (ctx._source.tenant == params.tenant && ctx._source.user_id == params.user_id) "
-                 "{ ctx._source.putAll(params.doc) } else { ctx.op = 'none' }")
-
-
-# A redaction: the owner's document takes the blanks and loses its vector; one that has neither
-# anything to blank nor a vector is not rewritten (a "noop"), so a retry counts nothing.
-_OWNED_REDACTION = """
-boolean changed = false;
-if (ctx._source.tenant == params.tenant && ctx._source.user_id == params.user_id) {
-  changed = ctx._source.remove('vector') != null;
-  for (entry in params.blanks.entrySet()) {
-    if (ctx._source[entry.getKey()] != entry.getValue()) {
-      ctx._source[entry.getKey()] = entry.getValue();
-      changed = true;
-    }
-  }
-}
-if (!changed) { ctx.op = 'none' }
-"""
-
-
-def _owned_by(doc: dict, scope: Scope) -> bool:
-    return doc.get("tenant") == scope.tenant and doc.get("user_id") == scope.user_id
-
-
-def _owned_update(scope: Scope, fields: dict) -> dict:
-    return {"script": {"source": _OWNED_UPDATE, "lang": "painless",
-                       "params": {"tenant": scope.tenant, "user_id": scope.user_id, "doc": fields}}}
-
+from .answers import answering, check_bulk, found_docs
+from .ownership import OWNED_REDACTION, owned_by, owned_update
 
 # What a recall's candidates come without: the vector (rebuilt by derived source, ~8 KB of JSON),
 # and the fields no recall reads (the turn before, keywords, blind tokens, hash, bookkeeping).
@@ -89,18 +53,14 @@ class EpisodeStore:
 
     def ensure_index(self) -> dict:
         """The index of the current layout behind the alias (a deploy step: ``engram.migrate``)."""
-        try:
+        with answering():
             return episode_index.ensure(self.client, self.index, self.dimension, self._settings.episode_shards,
                                         self._settings.episode_replicas)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
 
     def refresh(self) -> None:
         """Make every write so far searchable now (tests and benchmarks; requests never call it)."""
-        try:
+        with answering():
             self.client.indices.refresh(index=self.index)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
 
     @staticmethod
     def scope_filter(scope: Scope, tier: str = "retrievable") -> list[dict]:
@@ -126,14 +86,12 @@ class EpisodeStore:
                    for d in docs]
         merges = merges or {}
         actions += [{"_op_type": "update", "_index": self.index, "_id": episode_doc_id(scope, event_id),
-                     "_routing": routing, "retry_on_conflict": 10, **_owned_update(scope, fields)}
+                     "_routing": routing, "retry_on_conflict": 10, **owned_update(scope, fields)}
                     for event_id, fields in merges.items()]
         actions += [{"_op_type": "delete", "_index": self.index, "_id": episode_doc_id(scope, event_id),
                      "_routing": routing} for event_id in drop]
-        try:
+        with answering():
             _, errors = helpers.bulk(self.client, actions, refresh=self._refresh, raise_on_error=False)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
         by_id = {episode_doc_id(scope, event_id): event_id for event_id in merges}
         retry = []
         for error in errors:
@@ -153,9 +111,10 @@ class EpisodeStore:
         # retries (503), never a 500.
         for attempt in range(4):
             try:
-                self.client.update(index=self.index, id=episode_doc_id(scope, event_id),
-                                   routing=episode_routing(scope), body=_owned_update(scope, fields),
-                                   refresh=self._refresh, retry_on_conflict=10)
+                with answering():
+                    self.client.update(index=self.index, id=episode_doc_id(scope, event_id),
+                                       routing=episode_routing(scope), body=owned_update(scope, fields),
+                                       refresh=self._refresh, retry_on_conflict=10)
                 return
             except NotFoundError:
                 return
@@ -163,29 +122,24 @@ class EpisodeStore:
                 if attempt == 3:
                     raise StoreUnavailable(f"episode store: {event_id} is being updated concurrently") from exc
                 time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
-            except (OSConnectionError, ConnectionTimeout) as exc:
-                raise _unavailable(exc) from exc
 
     def get(self, scope: Scope, event_id: str) -> dict | None:
         try:
-            doc = self.client.get(index=self.index, id=episode_doc_id(scope, event_id),
-                                  routing=episode_routing(scope))["_source"]
+            with answering():
+                doc = self.client.get(index=self.index, id=episode_doc_id(scope, event_id),
+                                      routing=episode_routing(scope))["_source"]
         except NotFoundError:
             return None
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
-        return doc if _owned_by(doc, scope) else None
+        return doc if owned_by(doc, scope) else None
 
     def get_fresh(self, scope: Scope, event_ids: list[str]) -> list[dict]:
         if not event_ids:
             return []
-        try:
+        with answering():
             found = self.client.mget(index=self.index, body={"ids": [episode_doc_id(scope, e) for e in event_ids]},
                                      routing=episode_routing(scope), _source_excludes=list(NOT_RECALLED),
                                      realtime=True)["docs"]
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
-        return [d["_source"] for d in found if d.get("found") and _owned_by(d["_source"], scope)
+        return [d["_source"] for d in found_docs(found) if owned_by(d["_source"], scope)
                 and not d["_source"].get("archived")]
 
     # Lucene scores a segment's filtered vectors exactly when the filter matches no more of them
@@ -215,10 +169,8 @@ class EpisodeStore:
 
     def _responses(self, lines: list[dict], timeout_s: float | None) -> list[dict]:
         """One ``_msearch`` round trip; each search's response, or the first error raised."""
-        try:
+        with answering():
             result = self.client.msearch(body=lines, request_timeout=timeout_s or 10)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
         for response in result["responses"]:
             if "error" in response:
                 raise StoreUnavailable(f"episode store: {response['error']}")
@@ -286,19 +238,15 @@ class EpisodeStore:
     def term_counts(self, scope: Scope, terms: list[str]) -> tuple[int, dict[str, int]]:
         """How many of the user's retrievable events there are, and how many hold each term, in
         one search (``_counts_aggs`` over the user's events)."""
-        try:
+        with answering():
             result = self.client.search(index=self.index, routing=episode_routing(scope),
                                         body=self._counts_body(scope, terms), request_timeout=10)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
         return self._counts(result, terms)
 
     def count(self, scope: Scope, *, tier: str = "hot") -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, tier)}}}
-        try:
+        with answering():
             return self.client.count(index=self.index, body=body, routing=episode_routing(scope))["count"]
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
 
     def evict_over_cap(self, scope: Scope, cap: int) -> list[str]:
         """Keep the user's ``cap`` strongest live events; the rest are marked evicted (they leave
@@ -324,13 +272,19 @@ class EpisodeStore:
         if self._refresh != "true":
             self.refresh()
 
+    def _scan(self, query: dict, routing: str | None = None, **kwargs) -> list[dict]:
+        """Every hit of ``query``; a shard that does not answer fails the scan (a partial result
+        would pass for the whole)."""
+        with answering():
+            return list(helpers.scan(self.client, query=query, index=self.index, routing=routing,
+                                     allow_partial_search_results=False, **kwargs))
+
     def all_for_user(self, scope: Scope) -> list[dict]:
         """Every event of the user, evicted and archived included (export, erasure checks)."""
         self._searchable_now()
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}},
                  "_source": {"excludes": ["vector"]}, "sort": [{"ts": "asc"}]}
-        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index,
-                                                   routing=episode_routing(scope), preserve_order=True)]
+        return [h["_source"] for h in self._scan(query, episode_routing(scope), preserve_order=True)]
 
     def delete_user(self, scope: Scope) -> int:
         return self._delete_where(scope, [])
@@ -350,23 +304,22 @@ class EpisodeStore:
         self._searchable_now()
         routing = episode_routing(scope)
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "all")}}, "_source": False}
-        script = {"source": _OWNED_REDACTION, "lang": "painless",
+        script = {"source": OWNED_REDACTION, "lang": "painless",
                   "params": {"tenant": scope.tenant, "user_id": scope.user_id, "blanks": blanks}}
         try:
-            actions = [{"_op_type": "update", "_index": self.index, "_id": h["_id"], "_routing": routing,
-                        "retry_on_conflict": 3, "script": script}
-                       for h in helpers.scan(self.client, query=query, index=self.index, routing=routing)]
-            results = helpers.streaming_bulk(self.client, actions, refresh="true")
-            return sum(1 for _, item in results if item["update"].get("result") == "updated")
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+            with answering():
+                actions = [{"_op_type": "update", "_index": self.index, "_id": h["_id"], "_routing": routing,
+                            "retry_on_conflict": 3, "script": script}
+                           for h in self._scan(query, routing)]
+                results = helpers.streaming_bulk(self.client, actions, refresh="true")
+                return sum(1 for _, item in results if item["update"].get("result") == "updated")
         except helpers.BulkIndexError as exc:  # a document left unredacted: the caller must retry
             raise StoreUnavailable(f"episode store: redaction failed: {exc.errors[:1]}") from exc
 
     def _delete_where(self, scope: Scope, filters: list[dict]) -> int:
         body = {"query": {"bool": {"filter": self.scope_filter(scope, "all") + filters}}}
         routing = episode_routing(scope)
-        try:
+        with answering():
             self._searchable_now()
             try:
                 result = self.client.delete_by_query(index=self.index, body=body, routing=routing, refresh=True,
@@ -377,12 +330,11 @@ class EpisodeStore:
                 # local one) lacks: delete the same documents by id instead.
                 if "no handler found" not in str(exc):
                     raise
-            hits = helpers.scan(self.client, query={**body, "_source": False}, index=self.index, routing=routing)
-            actions = [{"_op_type": "delete", "_index": self.index, "_id": h["_id"], "_routing": routing} for h in hits]
-            deleted, _ = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
-            return deleted
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+            actions = [{"_op_type": "delete", "_index": self.index, "_id": h["_id"], "_routing": routing}
+                       for h in self._scan({**body, "_source": False}, routing)]
+            deleted, errors = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
+        check_bulk(errors)
+        return deleted
 
     # -- system-wide reads and writes for the archive and forgetting jobs (issue 6) ----------
     # These cross users on purpose (a nightly job covers everyone); each returned doc carries
@@ -391,51 +343,44 @@ class EpisodeStore:
     def events_between(self, start: str, end: str) -> list[dict]:
         """Every event (all tiers, all users) whose ``ts`` lies in ``[start, end)``."""
         query = {"query": {"range": {"ts": {"gte": start, "lt": end}}}, "_source": {"excludes": ["vector"]}}
-        try:
-            return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index)]
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+        return [h["_source"] for h in self._scan(query)]
 
     def evicted(self) -> list[dict]:
         """Events the per-user cap evicted that are still stored (retention deletes them once
         they are in a verified archive)."""
         query = {"query": {"term": {"evicted": True}}, "_source": {"excludes": ["vector"]}}
-        try:
-            return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index)]
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+        return [h["_source"] for h in self._scan(query)]
 
     def for_forgetting(self, scope: Scope) -> list[dict]:
         """The user's retrievable events with their vectors (near-duplicate detection)."""
         query = {"query": {"bool": {"filter": self.scope_filter(scope, "retrievable")}}, "sort": [{"ts": "asc"}]}
-        return [h["_source"] for h in helpers.scan(self.client, query=query, index=self.index,
-                                                   routing=episode_routing(scope), preserve_order=True)]
+        return [h["_source"] for h in self._scan(query, episode_routing(scope), preserve_order=True)]
 
     def bulk_update(self, updates: list[tuple[Scope, str, dict]]) -> None:
         if not updates:
             return
         actions = [{"_op_type": "update", "_index": self.index, "_id": episode_doc_id(s, i),
-                    "_routing": episode_routing(s), **_owned_update(s, doc)} for s, i, doc in updates]
-        try:
-            helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+                    "_routing": episode_routing(s), "retry_on_conflict": 3, **owned_update(s, doc)}
+                   for s, i, doc in updates]
+        with answering():
+            _, errors = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
+        check_bulk(errors)
 
     def delete_ids(self, targets: list[tuple[Scope, str]]) -> int:
         if not targets:
             return 0
-        try:
+        with answering():
             # Only the owner's documents: a delete by id alone cannot check whose it is.
-            found = self.client.mget(index=self.index, body={"docs": [
+            docs = self.client.mget(index=self.index, body={"docs": [
                 {"_id": episode_doc_id(s, i), "routing": episode_routing(s), "_source": ["tenant", "user_id"]}
                 for s, i in targets]})["docs"]
-            owned = [(s, d["_id"]) for (s, _), d in zip(targets, found, strict=True)
-                     if d.get("found") and _owned_by(d["_source"], s)]
+            found = {d["_id"] for d in found_docs(docs)}
+            owned = [(s, d["_id"]) for (s, _), d in zip(targets, docs, strict=True)
+                     if d["_id"] in found and owned_by(d["_source"], s)]
             if not owned:
                 return 0
             actions = [{"_op_type": "delete", "_index": self.index, "_id": doc_id, "_routing": episode_routing(s)}
                        for s, doc_id in owned]
-            ok, _ = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
-        except (OSConnectionError, ConnectionTimeout) as exc:
-            raise _unavailable(exc) from exc
+            ok, errors = helpers.bulk(self.client, actions, refresh="true", raise_on_error=False)
+        check_bulk(errors)
         return ok
