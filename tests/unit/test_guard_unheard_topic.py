@@ -12,7 +12,7 @@ import pytest
 
 from engram.domain.recall.cues import names_in
 from engram.domain.recall.fusion import HYBRID, RecallItem, best_cosine, counted_records, record_candidates
-from engram.domain.recall.lexical import TopicWords, background_names, topic_words, what_is_asked
+from engram.domain.recall.lexical import TopicWords, background_names, chinese_words, topic_words, what_is_asked
 from engram.domain.recall.query import analyse
 from engram.service.recall import RECALL_PLAN, RecallRequest, run_in_process
 from engram.service.recall.heard import heard_events
@@ -50,7 +50,15 @@ def test_a_word_in_an_event_found_for_the_question_is_said():
 
 def test_chinese_words_are_left_to_the_thresholds():
     words = topic_words(("潜水", "课"), (), {}, 10, ["我喜欢喝绿茶"])
-    assert words.unsaid == ("潜水",) and words.all_unsaid and not words.mostly_unsaid(0.6)
+    assert words.unsaid == ("潜水", "课") and words.all_unsaid and not words.mostly_unsaid(0.6)
+
+
+def test_a_noun_of_one_character_is_a_topic_and_the_naming_verb_is_not_joined_to_it():
+    # jieba's dictionary reads 狗叫 ("barking") and 猫叫 as words: the pet asked about was lost.
+    assert chinese_words("我家狗叫什么名字") == ("狗", "名字")
+    assert chinese_words("我之前跟你说过我家猫叫啥吗") == ("猫",)
+    # a lone character of another kind is still no word (the verb 开, the measure 家)
+    assert chinese_words("我们家开的什么车") == ()
 
 
 def test_a_said_word_or_a_named_time_in_an_event_is_heard_there():

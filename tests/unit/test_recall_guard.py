@@ -214,3 +214,19 @@ def test_an_agent_asking_about_the_user_in_the_third_person_searches_in_the_user
     assert any("my sister" in q for q in embedder.queries), embedder.queries
     assert not any("user" in q for q in embedder.queries), embedder.queries
     assert "Leeds" in str(answer["items"])
+
+
+# -- tasks -------------------------------------------------------------------------------------
+
+def test_a_task_sharing_a_word_with_a_memory_question_is_no_record_of_it(deps, consenting):
+    from engram.domain.working.tasks import TaskStatus
+
+    say(deps, consenting, "I booked a flight to Lisbon for next week.")
+    title = "plan a trip to Porto with my sister, budget 500"
+    deps.tasks.record(consenting, "t-1", TaskStatus.CREATED, {"title": title}, NOW)
+    # The task shares one word ("trip") of the question's several: no record of what the user never said.
+    answer = ask(deps, consenting, "Do you remember which insurance company and hotel chain I picked for the trip?")
+    assert answer["no_record"] is True
+    # Asked for, it is an answer.
+    listed = ask(deps, consenting, "What tasks do I have open?")
+    assert not listed["no_record"] and any(i["layer"] == "task" for i in listed["items"])

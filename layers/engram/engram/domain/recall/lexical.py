@@ -64,6 +64,13 @@ def query_terms(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words + bigrams))[:MAX_TERMS]
 
 
+def matching_terms(terms: Sequence[str], topic: str) -> list[str]:
+    """What a short text (a task's title) is matched on: ``terms`` (a question's subject terms),
+    their Chinese as the topic's bigrams. One character (我, 家) is in every Chinese text: counted
+    alone, any task shared a third of any question."""
+    return [t for t in terms if not is_cjk(t)] + [t for t in query_terms(topic) if is_cjk(t)]
+
+
 def _words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
@@ -205,6 +212,9 @@ _NOT_TOPIC_TAGS = ("r", "d", "m", "q", "p", "c", "u", "f", "t", "x", "y", "e", "
 # are read as one (a name: 周子航); two are as often a pronoun and a verb (我住) as a name.
 _UNKNOWN_WORD = 3
 _JOINING = frozenset("是有在叫说给让把被和跟对也都就还又很太要会能想去来")  # verbs a name is followed by
+# 叫 asking what something is called ("我家狗叫什么", "博主叫啥"): the dictionary joins it to the
+# noun before it as another word (狗叫 "barking", 主叫 "caller"), which hides the noun asked about.
+_NAMING_VERB = re.compile(r"(叫)(?=什么|啥|谁|哪|何)")
 
 
 def chinese_words(text: str) -> tuple[str, ...]:
@@ -217,18 +227,30 @@ def chinese_words(text: str) -> tuple[str, ...]:
     tagger = load_segmenter()
     words: list[str] = []
     for run in runs:
-        loose: list[str] = []  # single characters in a row, not of a function kind
-        for pair in [*tagger.lcut(run, HMM=False), None]:
-            word, tag = (pair.word, pair.flag) if pair is not None else ("", "x")
-            if len(word) == 1 and not tag.startswith(_NOT_TOPIC_TAGS) and word not in _JOINING:
-                loose.append(word)
-                continue
-            if len(loose) >= _UNKNOWN_WORD:
-                words.append("".join(loose))
-            loose = []
-            if len(word) >= 2 and not tag.startswith(_NOT_TOPIC_TAGS):
-                words.append(word)
+        parts = _NAMING_VERB.split(run)  # [words, 叫, words, ...]
+        for at, part in enumerate(parts):
+            words.extend(_topic_words_of(tagger, part, named=at + 1 < len(parts) and parts[at + 1] == "叫"))
     return tuple(dict.fromkeys(w for w in words if w not in _ZH_NOT_TOPIC))
+
+
+def _topic_words_of(tagger, run: str, named: bool) -> list[str]:
+    """``chinese_words`` of one run of characters; ``named``: 叫 follows, asking what the run's last
+    word is called."""
+    words: list[str] = []
+    loose: list[tuple[str, str]] = []  # single characters in a row, not of a function kind
+    for pair in [*tagger.lcut(run, HMM=False), None]:
+        word, tag = (pair.word, pair.flag) if pair is not None else ("", "x")
+        if len(word) == 1 and not tag.startswith(_NOT_TOPIC_TAGS) and word not in _JOINING:
+            loose.append((word, tag))
+            continue
+        if len(loose) >= _UNKNOWN_WORD:
+            words.append("".join(c for c, _ in loose))
+        elif named and pair is None and len(loose) == 1 and loose[0][1] == "n":
+            words.append(loose[0][0])  # what a name is asked of is a topic, one character or more: 狗
+        loose = []
+        if len(word) >= 2 and not tag.startswith(_NOT_TOPIC_TAGS):
+            words.append(word)
+    return words
 
 
 def topic_terms(terms: Sequence[str], han_words: Sequence[str]) -> list[str]:
@@ -296,9 +318,9 @@ def topic_words(terms: Sequence[str], names: Sequence[str], df: Mapping[str, int
     "retired" asked of a user who writes in Chinese) is neither: its absence says nothing, as a
     name's does not (``fusion.checkable``), and counted unsaid it would turn every question asked
     across languages into a never-said topic."""
-    # A lone Chinese character (上 of 上的大学) is in words of every kind (上海): it tells nothing.
-    topic = [t for t in terms if _plain(t) not in names and not t.isdigit()
-             and t not in _TIME_WORDS and not (is_cjk(t) and len(t) == 1)]
+    # A lone Chinese character is a topic only as a noun standing alone (``chinese_words``: 狗):
+    # ``terms`` holds no other.
+    topic = [t for t in terms if _plain(t) not in names and not t.isdigit() and t not in _TIME_WORDS]
     found = [Tokens.of(t) for t in texts]
     said, unsaid = [], []
     for term in topic:
