@@ -1,5 +1,6 @@
 """The recall chain: what crosses between steps (``request``), what each step reads and how it is
-run (``steps``, the reads themselves in ``readers``), one plan (``plan``), two runners (``runners``)."""
+run (``steps``, the reads themselves in ``readers`` and ``small_layers``), one plan (``plan``), two
+runners (``runners``)."""
 
 from .plan import RECALL_PLAN, RecallPlan
 from .request import RecallRequest, StepResult

@@ -18,7 +18,7 @@ from ...dependencies import Dependencies
 from ...domain.recall.glossary import load_glossary
 from ...domain.recall.lexical import load_segmenter
 from ...domain.recall.query import QueryIntent
-from . import originals, readers
+from . import originals, readers, small_layers
 from .heard import heard_events
 from .request import RecallContext, StepResult
 
@@ -42,7 +42,7 @@ class Read:
 def _session(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
     if ctx.request.ref is None:
         return StepResult("session", [])
-    fields, items = readers.read_session(deps, ctx.request.ref, ctx.intent)
+    fields, items = small_layers.read_session(deps, ctx.request.ref, ctx.intent)
     return StepResult("session", items, fields=fields)
 
 
@@ -50,12 +50,12 @@ def _tasks(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
     # The layers with this user's writes still being caught up live in the same database as the
     # tasks: read here, so the fuse step stays pure (and reads no store) under either runner.
     pending = sorted(deps.pending.layers(ctx.request.scope))
-    return StepResult("tasks", readers.read_tasks(deps, ctx.request.scope, ctx.intent),
+    return StepResult("tasks", small_layers.read_tasks(deps, ctx.request.scope, ctx.intent),
                       fields={"pending": pending} if pending else {})
 
 
 def _profile(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
-    return StepResult("profile", readers.read_profile(deps, ctx.request.scope, ctx.intent, ctx.request.now))
+    return StepResult("profile", small_layers.read_profile(deps, ctx.request.scope, ctx.intent, ctx.request.now))
 
 
 def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResult:
