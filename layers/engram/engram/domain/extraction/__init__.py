@@ -16,7 +16,9 @@ beside a question, a dropped subject, names in any script), ``rules`` (the rule 
 kin by any of their names, a pastime by its verb and how often), ``rules_zh_news`` (Chinese news of a
 change, self-introductions in fragments, kin and pets named by the way, tastes said sideways),
 ``rules_en_news`` (a life told as news, a self told in fragments, tastes said sideways),
-``rules_change`` (endings said as news), this module (a turn in, extractions out).
+``rules_change`` (endings said as news), ``rules_en_everyday``, ``rules_zh_everyday`` (how everyday chat says
+a fact: a job by the job itself, a home typed in lower case or said bare, "我在成都", "从北京搬到成都", names a
+user goes by), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -33,11 +35,13 @@ from . import (
     rules_change,
     rules_en,
     rules_en_chat,
+    rules_en_everyday,
     rules_en_life,
     rules_en_news,
     rules_en_open,
     rules_en_passing,
     rules_zh,
+    rules_zh_everyday,
     rules_zh_news,
     rules_zh_open,
     script,
@@ -102,8 +106,8 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
-             + rules_en_open.RULES + rules_en_news.RULES)
-_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES
+             + rules_en_open.RULES + rules_en_news.RULES + rules_en_everyday.RULES)
+_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES + rules_zh_everyday.RULES
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -203,6 +207,10 @@ def _rule_tags(fact: Extraction) -> tuple[str, ...]:
     return tuple(t for t in fact.tags if t == FOOD_TAG)
 
 
+_AGE_SAID = re.compile(r"(?<![\d一二两三四五六七八九十])(\d{1,3}|[一二两三四五六七八九十]{1,3})"
+                       r"(?=\s*(?:岁|了|years?|$|[。！!.，,]))")
+
+
 def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) -> list[Found]:
     """"Sorry, I meant 31": the corrected value takes the predicate of the fact just said; a
     corrected value of a predicate that holds many values also ends the one it replaces."""
@@ -214,7 +222,14 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
         value = re.sub(r"岁$|\s*years? old$", "", value.strip())
         if number(value) is not None and (last is None or last.predicate is Predicate.HAS_AGE):
             return [(Predicate.HAS_AGE, str(number(value)), False, ())]
+        if last is not None and last.predicate is Predicate.HAS_AGE:
+            # "不对，过了生日29了": an age put right is the one number said, never the words around it
+            ages = _AGE_SAID.findall(match.group(1)) if match else []
+            return [(Predicate.HAS_AGE, str(number(ages[0])), False, ())] if len(ages) == 1 and number(ages[0]) else []
         value = clean_object(value)
+        # "说错了，我六月份已经搬到苏州了": a clause the rules did not read is no corrected value
+        if re.match(r"(?:我|(?:i|i'm|i've|my)\b)", value, re.I):
+            return found
         if last is None or not value:
             return found
         found = [(last.predicate, value, False, _rule_tags(last))]
@@ -227,9 +242,14 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
 def _full_names(found: list[Found]) -> list[Found]:
     """"My name is Nguyễn Thị Lan but call me Lan": a short name said beside the full one it is part
     of (a word of it, or the start of one: "Rob" of "Robert Hale") does not replace it."""
-    names = [o for p, o, e, _ in found if p is Predicate.HAS_NAME and not e]
+    names = [o for p, o, e, t in found if p is Predicate.HAS_NAME and not e and rules_zh_everyday.NICKNAME not in t]
+    # "我小名叫妞妞，大名叫赵雅琪": the name a family calls the user by gives way to the name said with it
+    found = [(p, o, e, tuple(x for x in t if x != rules_zh_everyday.NICKNAME)) for p, o, e, t in found
+             if not (rules_zh_everyday.NICKNAME in t and names)]
 
     def part_of(short: str, full: str) -> bool:
+        if is_chinese(short) and is_chinese(full):  # "叫我思远就好" beside "我叫陈思远"
+            return len(short) < len(full) and short in full
         return len(full.split()) > len(short.split()) and len(short.split()) == 1 and any(
             word.lower().startswith(short.lower()) for word in full.split())
 
@@ -246,7 +266,8 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     typed = html.unescape(turn.content)
     simplified = script.as_simplified(typed)
-    content = corrected_in_passing(cards.as_sentences(cards.as_signed(rules_zh_news.as_said(as_typed(simplified)))))
+    said_zh = rules_zh_everyday.as_said(rules_zh_news.as_said(as_typed(simplified)))
+    content = corrected_in_passing(cards.as_sentences(cards.as_signed(said_zh)))
     if is_fiction(content):
         return []
     found: list[Found] = []

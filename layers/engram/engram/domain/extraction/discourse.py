@@ -239,8 +239,16 @@ _EN_TOWN = re.compile(r"^(?!\w+(?:ian|ese|ish|ic)$)"
                       r"[A-Z][a-z]+(?: [A-Z][a-z]+){0,2}$")
 
 
+# "write a short bio for my linkedin: …", "help me write my tinder bio: …": what follows is the user's own
+# write-up (not "a bio for my brother: …")
+_OWN_WRITEUP = re.compile(r"^.{0,40}?(?:\bmy (?:[\w-]+ ){0,2}?(?:bio|profile|resume|cv|headline|summary|intro)"
+                          r"|\b(?:bio|profile|resume|cv|headline|summary|intro)(?: [\w-]+){0,2}? for "
+                          r"(?:me|my (?:[\w-]+ )?(?:linkedin|tinder|hinge|bumble|instagram|website|portfolio|profile|"
+                          r"page|resume|cv|account|app)))\s*:\s*", re.I)
+
+
 def as_profile(sentence: str) -> str:
-    match = _HEADER.match(sentence)
+    match = _HEADER.match(sentence) or _OWN_WRITEUP.match(sentence)
     if match is None:
         return sentence
     chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
@@ -268,7 +276,9 @@ def as_profile(sentence: str) -> str:
 
 # "My son Jack — sorry, Jake — is six", "I'm 42. wait no, 43": the words after the marker replace as
 # many words before it. A whole clause after it ("sorry, I mean I love it") replaces nothing.
-_SLIP = re.compile(r"\s*[,.;]?\s*(?:[-–—]\s*)?(?:(?:sorry|oops|wait,? no|no,? wait|i mean|i meant|correction|"
+# ("sorry for the delay", "sorry about that", "sorry to be difficult": an apology puts nothing right)
+_SLIP = re.compile(r"\s*[,.;]?\s*(?:[-–—]\s*)?(?:(?:sorry(?!,?\s+(?:for|about|if|to|that|again|but|in advance)\b)|"
+                   r"oops|wait,? no|no,? wait|i mean|i meant|correction|"
                    r"scratch that|or rather|make that|actually,? no)\b[,:]?\s+)+", re.I)
 _SLIP_FIX = re.compile(r"[^,.;!?()\-–—]+")
 _CLAUSE_START = re.compile(r"(?:i|i'm|i've|my|we|it|it's|that|this|you|he|she|they|not|no|just|the)\b", re.I)

@@ -92,9 +92,11 @@ _FELL_OUT = re.compile(r"^(?:i|we) (?:aren't|are not|are no longer|stopped being
 _RECOVERED = re.compile(r"\b(?:resolved|cured|in (?:full )?remission|full remission|\w+-free|all clear|recovered|"
                         r"healed|no longer (?:have|has)|gone away|went away|is gone|are gone)\b"
                         r"|(?:已经|基本)?(?:正常了?|痊愈|康复|好了|治好了|停药|药也停了)", _I)
-# "Left Shopify last Friday": a job left by its employer's name alone
-_LEFT_EMPLOYER = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:just |finally |recently |officially )?left (" + WORD + r")\b",
-                            _I)
+# "Left Shopify last Friday", "i quit deloitte", "resigned from Blue Bottle": a job left by its employer's
+# name alone (matched against the employers said before, so it may be typed in lower case)
+_LEFT_EMPLOYER = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:just |finally |recently |officially )?"
+                            r"(?:left|quit|resigned from|walked out of) (?:the )?("
+                            + WORD + r"(?: " + WORD + r"){0,3})\b", _I)
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
 # away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
@@ -194,9 +196,10 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
                 if f.predicate is P.HAS_FRIEND and (not name or f.object.lower() == name)][-1:]
     if _RECOVERED.search(clause):
         return [(f.predicate, f.object) for f in earlier if f.predicate is P.HAS_CONDITION and _named(f.object, clause)]
-    if (match := _LEFT_EMPLOYER.search(clause)) and any(
-            f.predicate is P.WORKS_AT and f.object.lower() == match.group(1).lower() for f in earlier):
-        return [(P.WORKS_AT, match.group(1))]
+    if match := _LEFT_EMPLOYER.search(clause):
+        said = match.group(1).lower() + " "
+        return [(P.WORKS_AT, f.object) for f in earlier
+                if f.predicate is P.WORKS_AT and said.startswith(f.object.lower() + " ")][:1]
     if match := _DIED.search(clause) or _LOST.search(clause):
         name = next(g for g in match.groups() if g).lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate in _LIVES

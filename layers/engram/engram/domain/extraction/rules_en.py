@@ -13,9 +13,9 @@ from .speech import LETTER, UPPER
 
 _I = re.I
 ADV = (r"(?:(?:really|absolutely|totally|also|just|still|actually|truly|honestly|genuinely|definitely|seriously|"
-       r"personally|generally|usually|always|do|now|currently|finally|already|officially|kind of|kinda|sort of|"
+       r"personally|generally|usually|always|do|now|currently|finally|already|officially|kind of|kinda|sort of|mostly|"
        r"especially|particularly|"
-       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly|dead|bloody|hella|mega|mad|"
+       r"deeply|super|so|very|quite|pretty|even|simply|all|both|literally|certainly|dead|bloody|hella|mega|mad|mainly|"
        r"properly|officially),?\s+)*")
 # Where an object ends: punctuation, or the words that start a reason, a time or a place.
 END = (r"(?=$|[.;!?\n]|,\s*(?:not|but|which|who|because|since|so|especially|though)\b| because | since | when "
@@ -206,7 +206,7 @@ RULES: list[Rule] = [
     # introductions: "Hi, this is Dana", "Dana here!" (the opening of a message, not "this is Paris")
     Rule(re.compile(r"^(?i:hi|hey|hello|hiya)(?i: there)?[,!.]?\s+(?i:this is|it's|it is) " + NAME
                     + r"(?=$|[,.!]| here\b| by the way)"), P.HAS_NAME, value=_introduced),
-    Rule(re.compile(r"^(?i:this is) " + NAME + r"(?= here\b| speaking\b|,? by the way)"), P.HAS_NAME,
+    Rule(re.compile(r"^(?i:this is) " + NAME + r"(?= here\b| speaking\b|,? by the way| btw\b)"), P.HAS_NAME,
          value=_introduced),
     Rule(re.compile(r"^(?:(?i:hi|hey|hello|hiya)[,!.]?\s+)?" + NAME + r" (?i:here)(?=$|[,.!])"), P.HAS_NAME,
          value=_introduced),

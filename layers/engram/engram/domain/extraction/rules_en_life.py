@@ -90,7 +90,7 @@ _PASTIMES = (r"(?:baking|cooking|knitting|crocheting|sewing|gardening|painting|d
 # What may follow a liked activity in the same clause; "I like hiking boots" is a taste for boots.
 _ACTIVITY_END = (r"(?=$|[.,;!?]| (?:with|on|in|at|every|when|because|and|but|or|so|more|a lot|too|as well|"
                  r"whenever|most|during|after|before|since|for|now|these days|lately|again|nowadays|last|this|"
-                 r"recently)\b)")
+                 r"recently|to(?! (?:work|school|class|uni|college|campus|church|town|the|my|our|a|an|and|from)\b))\b)")
 _HABIT_VERBS = {"run": "running", "swim": "swimming", "cycle": "cycling", "bike": "biking", "surf": "surfing",
                 "ski": "skiing", "snowboard": "snowboarding", "knit": "knitting", "crochet": "crocheting",
                 "sew": "sewing", "paint": "painting", "draw": "drawing", "sketch": "sketching", "bake": "baking",

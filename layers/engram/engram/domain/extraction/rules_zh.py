@@ -12,7 +12,7 @@ from .rules import Rule
 
 ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
        r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
-       r"居然|竟然|终于|突然|早就|正式|整整|后来|然后)*")
+       r"居然|竟然|终于|突然|早就|正式|整整|后来|然后|(?:\d{1,2}|十[一二]?|[一二三四五六七八九])月份)*")  # "六月份"
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
 # How long a job has been done, said between the verb and the job ("当了六年护士", "做了九年律师助理").
@@ -361,7 +361,8 @@ RULES: list[Rule] = [
     # "我回老家成都了": back home, where the user is from, to live
     Rule(re.compile(_BACK_HOME), P.LIVES_IN),
     Rule(re.compile(_BACK_HOME), P.COMES_FROM),
-    Rule(re.compile(r"我(?:和|跟)(?:我的?)?" + RELATION + ADV + r"(?:住在|生活在|定居在)" + OBJ + END), P.LIVES_IN, 2),
+    Rule(re.compile(r"我(?:和|跟)(?:我的?)?" + RELATION + ADV + r"(?:住在|生活在|定居在)" + OBJ + END), P.LIVES_IN, 2,
+         value=lambda v: None if re.match(r"一起|一块", v) else v),  # "住在一起" says with whom
     # pets: "我养了一只猫，叫咪咪", "我家的狗叫旺财", "我养了一只兔子" (not "我以前养过狗", "我想养猫")
     Rule(re.compile(r"我(?:家|们家)?" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET + r"[，,]?" + _CALLED + r"("
                     + _HAN_NAME + r")" + END), P.HAS_PET, 2, kind_group=1),
@@ -371,7 +372,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"我(?:家|们家)?的?" + _PET + r"(" + _NAME_SHAPE + r"|[\u4e00-\u9fff]{2})(?=" + _AFTER_SUBJECT
                     + r"|最近|不|没|老|特别|很|吃完|吃了|喝完|喝了|$)"), P.HAS_PET, 2, kind_group=1, value=_pet_name),
     Rule(re.compile(r"(?:我(?:家|们家|家里)?|^家里)" + ADV + r"(?:养了|养着|有)" + _PET_COUNT + _PET
-                    + r"(?=$|[。；！？.;!?]|[，,](?!" + _CALLED + r"))"), P.HAS_PET),
+                    + r"(?=$|[。；！？.;!?]|[，,](?!(?:分别)?" + _CALLED + r"))"), P.HAS_PET),
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
     Rule(re.compile(r"(?<![的])" + TITLED + r"(?<!的)是我的?" + RELATION), None, 1, relation_group=2),
     # "我妈妈是一名医生" names her job, not a person.

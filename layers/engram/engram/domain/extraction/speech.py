@@ -48,6 +48,7 @@ _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|i
                              r"remember|innit|yeah|eh|ya know|you know|y'know)\b"
                              r"|\s*(?:!+|:\)|:\(|:d|:p))+\s*$", re.I)
 _EN_FILLER_INSIDE = re.compile(r"\s+(?:btw|tbh|ngl|lol|lmao|fyi|imo|haha+)(?=\s*[,;])", re.I)
+_INTRODUCING = re.compile(r"^(?:(?:hi|hey|hello|hiya)\W+)?(?:this is|it's|it is) \S+(?: \S+){0,2}$", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
                              r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
@@ -59,7 +60,8 @@ def without_fillers(clause: str) -> str:
     if re.search(r"[\u4e00-\u9fff]", clause):
         return _ZH_FILLER_TAIL.sub("", _ZH_FILLER_HEAD.sub("", clause.strip())).strip(" ，,")
     # "i'm Zoë btw, first time here": a filler inside the clause, before a comma, is dropped too
-    clause = _EN_FILLER_INSIDE.sub("", clause)
+    # (not after the name it marks as the writer's: "this is Priya btw, new here")
+    clause = _EN_FILLER_INSIDE.sub(lambda m: m.group(0) if _INTRODUCING.search(clause, 0, m.start()) else "", clause)
     return _EN_FILLER_TAIL.sub("", _EN_FILLER_HEAD.sub("", clause.strip())).strip(" ,")
 
 
@@ -86,6 +88,9 @@ _EN_TAG = re.compile(r"^(?:right|correct|true|yes|no|yeah|huh|eh|ok|okay|isn't i
 _ZH_ASKS = re.compile(r"吗|呢|么|啥|什么|哪|怎么|怎样|为什么|是不是|有没有|会不会|能不能|可不可以|要不要|对不对|"
                       r"多少|几|谁|咋|如何|[?？]")
 _ZH_TAG = re.compile(r"^(?:对吧|是吧|对不对|是不是|没错吧|对吗|是吗|记得吗|你记得吗|还记得吗)[?？]*$")
+# A part that opens on the user as its subject: a statement of their own.
+_RESUMED = re.compile(r"^(?:(?:i|i'm|i've|i'd|my|we|we're|we've)\b(?!\s+(?:wonder|was wondering|want|need|would|'d)\b)"
+                      r"|我(?!们|想|要|该|能|可以|需要))", re.I)
 _EN_SEGMENTS = re.compile(r",\s*|\s+(?=(?:so|and|but)\s+(?:what|how|why|where|which|who|any|can|could|should|do|"
                           r"does|is|are)\b)", re.I)
 _ZH_SEGMENTS = re.compile(r"[，,]\s*")
@@ -105,11 +110,24 @@ def statement_part(sentence: str, asks: bool) -> str:
     if tagged:
         segments = segments[:-2]
     said: list[str] = []
+    asked = resumed = False
     for index, segment in enumerate(segments):
         bare = without_fillers(segment)
         last = index == len(segments) - 1 and not tagged
-        if last or (_ZH_ASKS.search(bare) if chinese else _EN_ASKS.match(bare) or bare.endswith("?")):
-            break
+        asking = bool(_ZH_ASKS.search(bare) if chinese else _EN_ASKS.match(bare) or bare.endswith("?"))
+        if asked:
+            # "can you suggest a routine, I'm 58 and I have arthritis": after a request typed without its
+            # mark, the user speaks of themself again; the last part of a sentence that ends asking is asked
+            if asking or (last and re.search(r"[?？]\s*$", sentence)):
+                resumed = False
+                continue
+            resumed = resumed or bool(_RESUMED.match(bare))
+            if resumed:
+                said.append(segment)
+            continue
+        if last or asking:
+            asked = True
+            continue
         said.append(segment)
     return ("，" if chinese else ", ").join(said)
 
@@ -133,7 +151,9 @@ EN_DROPPED = (r"(?:(?:just|finally|recently|also|then|now|eventually|officially|
               # a predicate whose "I'm" was dropped: "terrified of spiders", "allergic to cats", "now in Leeds"
               r"|(?:allergic to|terrified of|scared of|afraid of|obsessed with|bilingual in|fluent in|"
               r"originally from|married to|engaged to|"
-              r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z])))"
+              r"from (?=(?-i:[A-Z]))|in (?=(?-i:[A-Z])\S* (?:now|these days)\b)|now in (?=(?-i:[A-Z]))"
+              # "currently in Austin", "used to live in Leeds"
+              r"|(?<=currently )in (?=(?-i:[A-Z]))|used to (?=live|work|be|have|play|own|study)\b)"
               r")\b")
 _EN_DROPPED = re.compile("^" + EN_DROPPED, re.I)
 # What a dropped subject was, by the word it left: "been …" is "I've been …", "born …" "I was born".
@@ -147,7 +167,8 @@ _BARE_NUMBER = re.compile(r"^(?:\d{1,3}|(?:twenty|thirty|forty|fifty|sixty|seven
 # Whose clause it is: the user's ("I …", or a clause that dropped "I" itself).
 # "Niamh here", "it's Dana", "41M, electrician in Leeds": a self-introduction is the user's clause too, and
 # so is a lament over what is the user's ("rip my wallet, just adopted a second dog").
-_EN_USER_CLAUSE = re.compile(r"^(?:i|i'm|i've|i'd|i'll|im)\b|^\d{2}\s?(?:m|f|nb)\b"
+_EN_USER_CLAUSE = re.compile(r"^(?:(?:hi|hey|hello|hiya)(?: there)?\W+)?(?:i|i'm|i've|i'd|i'll|im)\b"
+                             r"|^\d{2}\s?(?:m|f|nb)\b"
                              r"|^(?:rip|r\.i\.p\.?|goodbye|bye bye|farewell|there goes|so much for) (?:my|our)\b"
                              r"|^(?:(?:hi|hey|hello|hiya)\W+)?(?:it's |this is )?(?-i:"
                              + UPPER + r")\S*(?: (?-i:" + UPPER + r")\S*)? here(?:$|,)", re.I)
@@ -196,10 +217,14 @@ def is_users(part: str) -> bool:
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
             r"小时候|也|又|还)*")
-_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:搬到|搬去|搬家|搬回|住|定居|跳槽|辞职|离职|入职|退休|不再|"
+_ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:"
+                         # "现在一个人住在杭州", "跟室友合租住在北京": with whom, then where
+                         r"(?:一个人|自己|独自|单独|(?:跟|和)[^，。！？,.!?\s住]{1,6}?)(?=住|生活|合租|一起住)|搬到|搬去|搬家|搬回|住|定居|跳槽|辞职|离职|入职|退休|不再|"
                          r"不(?=[\u4e00-\u9fff]{1,4}了$)"
                          r"|开始|迷上|爱上|回(?:到)?(?:了)?(?:老家|家乡)"
                          # "现在改成游泳", "自己当老板", "以后就是厦门人了": a change of the user's own
+                         # "从腾讯跳到了网易", "从北京搬到成都": a move said from where
+                         r"|从[^，。！？,.!?\s]{1,12}?(?:搬|跳)"
                          r"|改成|换成|改为|自己(?=当|做|开)|(?:以后|从此|今后|往后)(?:就|也)?(?:算)?是"
                          r"|领养|收养|捡(?:了|回)|新添了"
                          # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"

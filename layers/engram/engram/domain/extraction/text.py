@@ -30,7 +30,9 @@ SENTENCES = re.compile(r"(?:(?<=[.!?。！？；;\n])|(?<=[:：])(?=\s*(?:我|(?
                        # a dot inside a word ("Booking.com", "3.5") ends no sentence
                        r"(?!(?<=\.)[a-z0-9])\s*")
 _EN_SUBJECT = r"(?:i|i'm|i've|i'd|we|we're|we've|my)\b"
-_EN_SPLIT = re.compile(r",\s*(?:and |but |so |while |whereas |though |although |plus |btw |fyi |tbh |also |oh |ok |"
+_EN_SPLIT = re.compile(r"(?:,\s*|\s+(?:and|but)\s+)(?:and |but )?(?=now,? (?:i'm|i am) (?:in|based in|living in) )"
+                       # ("…, now I'm in York": the "now" stays with the clause it dates)
+                       r"|,\s*(?:and |but |so |while |whereas |though |although |plus |btw |fyi |tbh |also |oh |ok |"
                        r"honestly |anyway )?"
                        r"(?:now |then |today |these days )?(?=" + _EN_SUBJECT + ")"
                        r"|\s+(?:and|but|so|while|whereas|plus|although|though)\s+(?:now |then |today )?"
@@ -73,7 +75,7 @@ _ZH_SPLIT = re.compile(r"[，,；]\s*(?!分别|[\u4e00-\u9fff]{1,3}(?:和|、|�
                        r"(?:它|他|她)?(?:叫|名叫|名字叫|取名叫|起名叫|叫它)[\u4e00-\u9fffA-Za-z]{1,20}[。！!.]?(?:$|[，,]))")
 _ZH_CONNECTOR = re.compile(r"^(?:但是|但|不过|可是|而且|并且|同时|另外)")
 _ZH_CARRY = re.compile(r"^(?:也|还|又|都|是|在|很|最|特别|非常|不|对|有|住|喜欢|讨厌|今年|现在|目前|一直|平时|"
-                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|(?:和|跟)(?:我的?)?(?=老伴|老公|老婆|爱人|媳妇|对象|家人|孩子)|大的|小的|老大|老二|坐标|爱|养了|养着|学[\u4e00-\u9fff]{1,6}的$|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
+                       r"正式|下周|下个月|明天|马上|后来|然后|之后|来自|英文名|中文名|小名|大名|全名|本名|真名|乳名|(?:和|跟)(?:我的?)?(?=老伴|老公|老婆|爱人|媳妇|对象|家人|孩子)|大的|小的|老大|老二|坐标|爱|养了|养着|学[\u4e00-\u9fff]{1,6}的$|[\u4e00-\u9fff]{2,6}专业(?:的)?$|[\u4e00-\u9fff]{2,3}人$|当|做|周末|每天|每周|经常|常常|有空|业余|学的|毕业|老家|家乡|专业|改|无|"
                        # "今天刚过完生日，三十了", "我叫陈志明，三十二岁": a bare age
                        r"(?:\d{1,3}|[一二两三四五六七八九十]{1,3})(?:岁?了|岁$))")
 # A sentence with no subject said is the speaker's (Chinese drops "我"): "考了教资，现在当老师了". Not
