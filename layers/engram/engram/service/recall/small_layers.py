@@ -40,19 +40,22 @@ def read_tasks(deps: Dependencies, scope: Scope, intent: QueryIntent) -> list[Re
     items = []
     for task in deps.tasks.latest(scope, open_only=False, limit=20):
         title = str(task.metadata.get("title") or task.task_id)
-        relevance = lexical_overlap(matching_terms(intent.subject_terms, intent.topic), f"{title} {task.task_id}")
+        shared = lexical_overlap(intent.subject_terms, f"{title} {task.task_id}")
         is_open = task.status not in ("COMPLETED", "FAILED", "CANCELLED")
         asked_for_tasks = is_open and ("task" in intent.text.lower() or "任务" in intent.text)
-        if relevance == 0 and not asked_for_tasks:
+        if shared == 0 and not asked_for_tasks:
             continue
-        # Listed from 0.3 on, but a record to the guard only by what it shares with the question: a
-        # task titled by a long message shares a word with most questions ("我之前提过想去日本交换
-        # 的事吧？" and a task about a trip to 重庆), and a floor made every such task a record.
-        shown = max(relevance, 0.3)
+        # Listed and ranked from 0.3 on by the words shared, but a record to the guard only by what
+        # it shares with the question counted as the episodes' lexical side counts it, Chinese in
+        # bigrams: one character (我, 家) is in every Chinese text, so a task titled by a long
+        # message shared a third of any question, and the 0.3 floor made every listed task a record.
+        relevance = lexical_overlap(matching_terms(intent.subject_terms, intent.topic), f"{title} {task.task_id}")
+        if asked_for_tasks:
+            relevance = max(relevance, 0.3)
         items.append(RecallItem(
             memory_id=task.task_id, layer="task", type="task", text=f"task '{title}' is {task.status}",
             confidence=1.0, decayed_confidence=1.0, trust_source="system", needs_confirmation=False,
-            valid_from=_iso(task.ts), valid_to=None, score=shown, relevance=shown if asked_for_tasks else relevance,
+            valid_from=_iso(task.ts), valid_to=None, score=max(shared, 0.3), relevance=relevance,
             provenance={"message_ids": list(task.metadata.get("message_ids") or []), "ts": _iso(task.ts)}))
     return sorted(items, key=lambda i: i.score, reverse=True)[:3]
 
