@@ -61,6 +61,8 @@ def _current(*turns: str) -> set[tuple[str, str]]:
     (("write a short bio for my linkedin: software engineer at Stripe, based in Dublin",),
      {("works_as", "software engineer"), ("works_at", "stripe"), ("lives_in", "dublin")}),
     (("现在一个人住在杭州，挺自在",), {("lives_in", "杭州")}),
+    (("我现在在西安，下个月去北京出差",), {("lives_in", "西安")}),
+    (("we moved to austin",), {("lives_in", "austin")}),
     (("我叫陈思远，叫我思远就好",), {("has_name", "陈思远")}),
     (("我35岁", "不对，上个月刚过生日，36了"), {("has_age", "36")}),
 ])
@@ -94,6 +96,10 @@ def test_everyday_chat_is_read(turns, expected):
     (("im nervous lol nice to meet you",), {("has_name", "nervous")}),
     (("write a bio for my brother: chef at Nobu, lives in Miami",), {("works_as", "chef"), ("works_at", "nobu")}),
     (("我弟现在一个人住在杭州",), {("lives_in", "杭州")}),
+    (("I'm currently in Rome, flying home tomorrow",), {("lives_in", "rome")}),
+    (("我在北京，明天回上海",), {("lives_in", "北京")}),
+    (("my rent went up again",), {("lives_in", "went")}),
+    (("my part of the deal is done",), {("lives_in", "deal"), ("lives_in", "the deal")}),
     (("我28岁", "不对，过了生日29了"), {("has_age", "过了生日29")}),
     (("i work at deloitte", "i quit deloitte last week"), {("works_at", "deloitte")}),
     (("我在南京", "说错了，我六月份已经搬到苏州了"), {("lives_in", "我六月份已经搬到苏州")}),
@@ -110,7 +116,8 @@ def test_a_nickname_gives_way_to_the_name_said_with_it():
 
 _PATTERNS = [r.pattern for r in rules_en_everyday.RULES + rules_zh_everyday.RULES] + [
     speech._RESUMED, speech._INTRODUCING, text._EN_SPLIT, discourse._SLIP, rules_change._LEFT_EMPLOYER,
-    rules_zh_everyday._ONE_BY_ONE, extraction._AGE_SAID, discourse._OWN_WRITEUP, speech._ZH_DROPPED]
+    rules_zh_everyday._ONE_BY_ONE, extraction._AGE_SAID, discourse._OWN_WRITEUP, speech._ZH_DROPPED,
+    extraction._GOING_BACK]
 _UNITS = ["write my bio ", "现在跟", "a ", "Ab ", "my ", "my job as a ", "mom of two, ", "Ann, ", "i moved to ",
           "我", "在", "从", "两只狗，一只叫", "，", "1", "i make ", "I'm currently in ", "Aa Bb ", "sorry ", "left ",
           "now, ", "x"]

@@ -60,7 +60,7 @@ from .discourse import (
     without_asides,
     without_quotations,
 )
-from .rules import read_clause
+from .rules import HERE_NOW, read_clause
 from .speech import IRONY, as_typed
 from .text import (
     as_affirmation,
@@ -239,6 +239,20 @@ def _corrected(text: str, found: list[Found], previous: Sequence[Extraction]) ->
     return found
 
 
+# "…, flying home tomorrow", "明天回上海", "过两天就回家了": the sentence sends the user back home from there
+_GOING_BACK = re.compile(r"\b(?:fly|flying|head|heading|go|going|drive|driving|get|getting|travel|travelling|traveling)"
+                         r" (?:back )?home\b|\bback home\b|\bfly(?:ing)? back\b"
+                         r"|回(?:到)?(?!来|忆|复|答|应|头|顾|收|合|归)[\u4e00-\u9fff]", re.I)
+
+
+def _where_now(sentence: str, read: list[Found]) -> list[Found]:
+    """Where the user is right now ("我在北京", "I'm currently in Rome") is no home when the same sentence
+    sends them back home ("…，明天回上海")."""
+    going_back = bool(_GOING_BACK.search(sentence))
+    return [(p, o, e, tuple(x for x in t if x != HERE_NOW)) for p, o, e, t in read
+            if not (going_back and HERE_NOW in t)]
+
+
 def _full_names(found: list[Found]) -> list[Found]:
     """"My name is Nguyễn Thị Lan but call me Lan": a short name said beside the full one it is part
     of (a word of it, or the start of one: "Rob" of "Robert Hale") does not replace it."""
@@ -298,7 +312,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
                                                                              + rules_en_passing.PRESUPPOSED)
             read += [(p, o, False, t) for clause in clauses(sentence) for p, o, t in read_clause(clause, presupposed)]
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
-        found += [f for f in read if not (ironic and f[0] in _TASTES)]
+        found += [f for f in _where_now(sentence, read) if not (ironic and f[0] in _TASTES)]
     found = rules_change.exclusive_endings(found, previous)
     found = _homes(found, previous) + _worded_otherwise(found, previous)
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.

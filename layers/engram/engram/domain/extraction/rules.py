@@ -29,6 +29,10 @@ class Rule:
     tags: tuple[str, ...] = ()
 
 
+# Where the user is right now ("我在北京", "I'm currently in Rome"): a home only if the sentence does not
+# send the user back home from there (``extraction._where_now``).
+HERE_NOW = "here_now"
+
 # Plural and modified relation words map onto the singular the vocabulary knows.
 _SINGULAR = {"kids": "kid", "children": "child", "sons": "son", "daughters": "daughter", "brothers": "brother",
              "sisters": "sister", "friends": "friend", "colleagues": "colleague", "coworkers": "coworker",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
-from .rules import Rule
+from .rules import HERE_NOW, Rule
 from .rules_en import _I, ADV, CONDITIONS, END, JOB, OBJ, PEOPLE, PLACE
 from .rules_en_chat import _ACTIVITY, _lower_name
 from .rules_en_life import ORG, _employer
@@ -33,9 +33,9 @@ _EARN_AS = r"\bi " + ADV + r"(?:make|earn|get paid|take home|bring (?:in|home)) 
 
 # No capital but "I" (which the rules put back): the user does not capitalise, so a name may be lower case.
 _ALL_LOWER = r"^(?!.*[A-HJ-Z])"
-_LOW = r"([a-z][a-z'-]{2,20}(?: (?!(?:last|this|next|in|on|for|with|and|but|so|lol|now|yesterday|today|recently|" \
-       r"earlier|because|since|to|from|a|an|the|after|before|while|when|where|which|is|was|rn|tbh|ngl|haha)\b)" \
-       r"[a-z][a-z'-]{2,20})?)"
+_LOW = (r"(?!(?:the|my|our|your|their|his|her|this|that|some|any)\b)([a-z][a-z'-]{2,20}(?: (?!(?:last|this|next|in|"
+        r"on|for|with|and|but|so|lol|now|yesterday|today|recently|earlier|because|since|to|from|a|an|the|after|before|"
+        r"while|when|where|which|is|was|rn|tbh|ngl|haha)\b)[a-z][a-z'-]{2,20})?)")
 _LOW_END = (r"(?=\s*(?:$|[,.;!?])| (?:last|this|next|in|on|for|with|and|but|so|lol|now|yesterday|today|recently|"
             r"earlier|because|since|to|from|after|before|while|rn|tbh|ngl|haha|is|was|has|went)\b)")
 # Not a place moved to: "moved to another city", "moved to be near family", "moved to their place".
@@ -43,7 +43,7 @@ _NOT_LOW_PLACES = {"another", "their", "his", "her", "our", "your", "this", "tha
                    "live", "stay", "help", "study", "take", "start", "make", "get", "find", "join", "see", "look",
                    "teach", "open", "part", "remote", "nights", "days", "weekends", "night", "one", "two",
                    "the", "city", "town", "country", "countryside", "suburbs", "coast", "states", "village", "uni",
-                   "college", "school", "campus", "europe", "asia", "africa", "america", "mine", "theirs"}
+                   "college", "school", "campus", "europe", "asia", "africa", "america", "mine", "theirs", "tears"}
 
 
 def _moved_low(value: str) -> str | None:
@@ -93,12 +93,12 @@ RULES: list[Rule] = [
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:currently) (?i:in) " + PLACE + r"(?![\w'])"
                     r"(?! (?i:for|on|until|till|right now|this|"
                     r"today|tonight|at the moment|visiting|over)\b)(?!,? (?i:visiting|on (?:a |my )?(?:trip|holiday|"
-                    r"vacation|business)|for (?:work|a|the))\b)"), P.LIVES_IN),
+                    r"vacation|business)|for (?:work|a|the))\b)"), P.LIVES_IN, tags=(HERE_NOW,)),
     # the same, typed all in lower case
-    Rule(re.compile(_ALL_LOWER + r"(?i:.*?\bi(?:'ve| have)? " + ADV + r"(?:moved|relocated)(?: back| over| out| here|"
-                    r" down| up){0,2} to )" + _LOW + _LOW_END), P.LIVES_IN, value=_moved_low),
-    Rule(re.compile(_ALL_LOWER + r".*?\bmy (?:rent|landlord|landlady|apartment|flat|neighbou?rhood|commute|"
-                    r"(?:part|corner|side|end) of) (?:here )?(?:in )?" + _LOW + _LOW_END), P.LIVES_IN,
+    Rule(re.compile(_ALL_LOWER + r"(?i:.*?\b(?:i|we)(?:'ve| have)? " + ADV + r"(?:moved|relocated)"
+                    r"(?: back| over| out| here| down| up){0,2} to )" + _LOW + _LOW_END), P.LIVES_IN, value=_moved_low),
+    Rule(re.compile(_ALL_LOWER + r".*?\bmy (?:(?:rent|landlord|landlady|apartment|flat|neighbou?rhood|commute) "
+                    r"(?:here )?in|(?:part|corner|side|end) of) " + _LOW + _LOW_END), P.LIVES_IN,
          value=_moved_low),
     Rule(re.compile(_ALL_LOWER + r"(?i:.*?\bi(?:'m| am) an? (?:[\w-]+ ){0,2}?(?:major|student) (?:at|in) )" + _LOW
                     + _LOW_END), P.STUDIED_AT, value=_low_school),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..model import Predicate as P
-from .rules import Rule
+from .rules import HERE_NOW, Rule
 from .rules_zh import _PET, _PLACES, _WHERE, ADV, END, OBJ, OCCUPATIONS, _workplace
 
 # -- where the user is -------------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def as_said(text: str) -> str:
 
 
 RULES: list[Rule] = [
-    Rule(re.compile(r"^我" + _HERE + r"在" + _BARE_PLACE + r"(?:了|呢)?$"), P.LIVES_IN),
+    Rule(re.compile(r"^我" + _HERE + r"在" + _BARE_PLACE + r"(?:了|呢)?$"), P.LIVES_IN, tags=(HERE_NOW,)),
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + _FROM + r"(?:搬到了?|搬去了?|搬回了?|搬来了?|搬家到了?)" + _TO),
          P.LIVES_IN, value=_home),
     Rule(re.compile(r"我" + ADV + _FROM + r"(?:跳槽到|跳槽去|跳到|跳去|换到|转到)了?" + _WHERE
