@@ -174,8 +174,8 @@ _NOT_FOOD = (r"(?= (?!(?:kids|children|babies|a|an|the|my|your|any|pets?|dogs?|c
              r"time|fun|sex|surgery|that|it|this|them|him|her)\b))")
 
 # A number followed by a foot or inch mark is a height ("I'm 5'10", 6’2, 5′4″), never an age.
-_AGE_GUARD = (r"(?!\d|[%.,]\d|['’′\"″]|\s*(?:%|percent|minutes?|mins?|hours?|hrs?|seconds?|times|kg|kilos?|lbs?|pounds|km|"
-              r"miles?|cm|feet|foot|ft|inches|dollars|bucks|euros|\$|days?|weeks?|months?|am\b|pm\b|a\.m|p\.m|"
+_AGE_GUARD = (r"(?!\d|[%.,]\d|['’′\"″]|\s*(?:%|percent|minutes?|mins?|hours?|hrs?|seconds?|times|kg|kilos?|lbs?|"
+              r"pounds|km|miles?|cm|feet|foot|ft|inches|dollars|bucks|euros|\$|days?|weeks?|months?|am\b|pm\b|a\.m|p\.m|"
               r"o'clock|th\b|st\b|nd\b|rd\b|k\b|minutes|people|steps|floors?)|\s+years?\s+(?!old))")
 _AGE_NUMBER = r"(\d{1,3}|" + EN_NUMBER_WORDS + r")"
 
