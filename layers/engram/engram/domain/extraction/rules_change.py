@@ -112,19 +112,25 @@ _LOST = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |sadly |recently )?(?:lost
                    r"(?:\w+ )?(?-i:([A-Z]" + LETTER + r"{1,30}))\b", _I)
 # "I quit the law firm", "handed in my notice", "got laid off", "我辞职了", "柜员我不干了": a job left.
 # Its subject is the user: said first, or dropped ("Handed in my notice at Westpac").
-_QUIT = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officially|today|yesterday|so|and) )*(?:"
-                   r"(?:quit|left|resigned from|walked out of) (?:my |the |that |this )?(?:[\w-]+ ){0,2}?(?:job|role|"
-                   r"position|post|firm|company|practice|employer|workplace|gig)\b"
-                   r"|(?:handed in|gave|put in|turned in|handed) (?:my )?(?:notice|resignation|two weeks)"
-                   r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
-                   r"|lost (?:my |the )?(?:[\w-]+ )?(?:job|position|role)\b"
-                   r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b))"
-                   # "yesterday was my last day at Lidl", "Last day at Deloitte today": a job ended by its last day
-                   r"|(?:is|was) my last day(?= (?:at|with) | (?:at|of) work\b|\s*(?:$|[,.!;]))"
-                   r"|(?:my )?last day(?= (?:at|with) (?:the )?\S+(?: \S+)? (?:today|yesterday)\b)"
-                   # "they made me redundant", "the company let me go"
-                   r"|.*?\b(?:made me redundant|let me go|laid me off|fired me|sacked me))"
-                   r"(?: (?:at|with|from) (?:the )?(" + WORD + r"))?", _I)
+_LET_ME_GO = r"\b(?:made me redundant|let me go|laid me off|fired me|sacked me)"
+_QUIT_SAID = (r"(?:^|\bi(?:'ve| have)? )(?:(?:just|finally|recently|officially|today|yesterday|so|and) )*(?:"
+              r"(?:quit|left|resigned from|walked out of) (?:my |the |that |this )?(?:[\w-]+ ){0,2}?(?:job|role|"
+              r"position|post|firm|company|practice|employer|workplace|gig)\b"
+              r"|(?:handed in|gave|put in|turned in|handed) (?:my )?(?:notice|resignation|two weeks)"
+              r"|(?:got|was|been) (?:laid off|fired|let go|made redundant|sacked)"
+              r"|lost (?:my |the )?(?:[\w-]+ )?(?:job|position|role)\b"
+              r"|(?:quit|resigned)(?=\s*(?:$|[,.!;]| (?:today|yesterday|last|this|on)\b))"
+              # "yesterday was my last day at Lidl", "Last day at Deloitte today": a job ended by its last day
+              r"|(?:is|was) my last day(?= (?:at|with) | (?:at|of) work\b|\s*(?:$|[,.!;]))"
+              r"|(?:my )?last day(?= (?:at|with) (?:the )?\S+(?: \S+)? (?:today|yesterday)\b)"
+              # "they made me redundant", "the company let me go"
+              r"{let_me_go})"
+              r"(?: (?:at|with|from) (?:the )?(" + WORD + r"))?")
+_QUIT = re.compile(_QUIT_SAID.replace("{let_me_go}", "|.*?" + _LET_ME_GO), _I)
+# The same without its "…let me go": a clause that never says it is searched without the ".*?" that,
+# tried from every "i " of a long clause, read it in quadratic time (the matches are the same).
+_QUIT_BY_ME = re.compile(_QUIT_SAID.replace("{let_me_go}", ""), _I)
+_LET_ME_GO_SAID = re.compile(_LET_ME_GO, _I)
 _ZH_QUIT = re.compile(r"辞职|辞了职|辞的职|离职|离了职|不干了|被裁|被开除|被辞退|裸辞|辞(?:了|掉了?)[^，。]{0,10}?工作")
 _ZH_QUIT_FROM = re.compile(r"从(.{1,12}?)(?:离职|辞职)")
 _ZH_SOMEONE = re.compile(r"他|她|你|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|朋友|同事|老板|领导")
@@ -181,7 +187,8 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         name = next((g for g in match.groups() if g), "").strip()
         return [(f.predicate, f.object) for f in earlier
                 if f.predicate in _PARTNER and (not name or f.object.lower() == name.lower())][-1:]
-    if (match := _QUIT.search(clause)) or (_ZH_QUIT.search(clause) and not _ZH_SOMEONE.search(clause)):
+    quit_ = _QUIT if _LET_ME_GO_SAID.search(clause) else _QUIT_BY_ME
+    if (match := quit_.search(clause)) or (_ZH_QUIT.search(clause) and not _ZH_SOMEONE.search(clause)):
         named = (match.group(1) if match else None) or (m.group(1) if (m := _ZH_QUIT_FROM.search(clause)) else None)
         # A job left by its employer's name ends that employer ("the bakery" names "a little bakery"); a
         # job left unnamed, or "my job at" the employer the user had, ends the work said.

@@ -125,6 +125,13 @@ _ZH_VOCATIVE = re.compile(r"^(?:医生|大夫|老师|护士|律师|各位[\u4e00
                           r"朋友们|[\u4e00-\u9fff]{0,6}?(?:您好|你好|们好))[，,！!：:]\s*")
 
 
+def _names_someone(clause: str) -> bool:
+    """A clause that speaks of someone other than the user ("主角叫李雷", "我妈是老师")."""
+    if _ZH_OTHERS.search(clause):
+        return True
+    return not _ZH_SELF.match(clause) if clause.startswith("我") else "叫" in clause
+
+
 def clauses(sentence: str) -> list[str]:
     """One sentence as clauses with one subject each; a subjectless clause after one the user is the
     subject of ("…，但是不喜欢香菜", "… but hate country") gets the user back as its subject."""
@@ -145,6 +152,9 @@ def clauses(sentence: str) -> list[str]:
         # "闺女叫秀英，在县城当护士": a clause that names someone else makes them the subject of what
         # follows without one, until the user speaks of themself again
         other = False
+        # whether a clause so far names someone else, kept as clauses are added (not asked of every
+        # clause before each one: a message of thousands of clauses was read in quadratic time)
+        named = _names_someone(out[0]) if out else False
         for part in parts[1:]:
             bare = _ZH_CONNECTOR.sub("", part)
             if bare.startswith("我") and not _ZH_SOMEONE.match(bare):
@@ -158,10 +168,10 @@ def clauses(sentence: str) -> list[str]:
                 part = "我" + bare
             # "在北京待了十年，上个月回老家南昌了": a later clause on a verb the user says of themself, when
             # no one else was named before it ("主角叫李雷，住在上海" is the hero's)
-            elif not other and not any(_ZH_OTHERS.search(p) or (not _ZH_SELF.match(p) if p.startswith("我")
-                                                                else "叫" in p) for p in out):
+            elif not other and not named:
                 part = with_zh_subject(bare) if with_zh_subject(bare) != bare else part
             out.append(part)
+            named = named or _names_someone(part)
         return out
     parts = [without_fillers(p) for p in _EN_SPLIT.split(sentence) if p and p.strip(" ,")]
     out: list[str] = []

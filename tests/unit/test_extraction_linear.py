@@ -1,0 +1,38 @@
+"""A message's extraction grows about linearly with its length, whatever shape a hostile or careless
+client gives it: a message of thousands of clauses ("两只狗，" repeated to 8,000 characters) once took
+1.3 s, read in time that grew with the square of its length.
+
+Not a budget in seconds: the time of a 16,000-character message is compared with that of a
+2,000-character one in the same run (best of 3 each). Eight times the length takes about 8 times as
+long when linear, about 64 times when quadratic; anything under 20 passes."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+import pytest
+
+from engram.domain.extraction import extract_facts
+from engram.domain.model import Role, Turn
+
+_UNITS = ["两只狗，", "I have two dogs, ", "我叫", "，", "我今天在家里看书喝茶然后出去散步",
+          "i really like long walks ", "我叫小明, I live in Paris，两只狗。my name is Ann "]
+
+
+def _seconds(unit: str, length: int) -> float:
+    content = (unit * (length // len(unit) + 1))[:length]
+    turn = Turn(message_id="m", role=Role.USER, content=content, client_ts=datetime(2026, 5, 14, tzinfo=UTC),
+                raw_sha256="0" * 64)
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        extract_facts(turn)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("unit", _UNITS)
+def test_extraction_time_grows_about_linearly_with_the_length(unit):
+    short, long = _seconds(unit, 2000), _seconds(unit, 16000)
+    assert long < 20 * max(short, 1e-3), (unit, short, long)
