@@ -10,9 +10,12 @@ from ..profile.beliefs import FOOD_TAG
 from .dates import NUMERIC_DATE, ZH_DATE, age, calendar_day, numeric_day
 from .rules import Rule
 
-ADV = (r"(?:很|非常|特别|最|也|还|挺|超|超级|真的|一直|都|比较|蛮|好|现在|目前|已经|刚|刚刚|才|最近|平时|其实|本来就|"
-       r"从小就|从小|上个?月|上周|去年|今年|前年|年初|年底|确实|相当|十分|尤其|更|就|又|实在|可|总是|向来|一向|"
-       r"居然|竟然|终于|突然|早就|正式|整整|后来|然后|(?:\d{1,2}|十[一二]?|[一二三四五六七八九])月份)*")  # "六月份"
+# Each word once, none made of others: "刚刚" (刚 twice) or "从小就" (从小, 就) read "刚刚…" in 2^n ways.
+ADVERBS = (*"""很 非常 特别 最 也 还 挺 超 超级 真的 一直 都 比较 蛮 好 现在 目前 已经 刚 才 最近 平时
+              其实 本来就 从小 上个?月 上周 去年 今年 前年 年初 年底 确实 相当 十分 尤其 更 就 又 实在 可 总是
+              向来 一向 居然 竟然 终于 突然 早就 正式 整整 后来 然后""".split(),
+           r"(?:\d{1,2}|十[一二]?|[一二三四五六七八九])月份")  # "六月份"
+ADV = r"(?:" + "|".join(ADVERBS) + r")*"
 END = r"(?=$|[，。；！？,.;!?\s]|因为|所以|但是|但|而且|的时候)"
 OBJ = r"([^，。；！？,.;!?\s]{1,20}?)"
 # How long a job has been done, said between the verb and the job ("当了六年护士", "做了九年律师助理").
@@ -94,8 +97,12 @@ _HOBBIES = (r"(?:爬山|跑步|夜跑|晨跑|游泳|钓鱼|骑车|骑行|健身|
 _PRACTISED = (r"(吉他|钢琴|小提琴|尤克里里|古筝|琵琶|二胡|架子鼓|贝斯|萨克斯|长笛|口琴|大提琴|书法|瑜伽|拳击|"
               r"游泳|滑雪|冲浪|攀岩|舞蹈|街舞|芭蕾)")
 # A habit is said with how often ("我每周都去爬山", "我平时喜欢…" is a taste): "我去爬山了" is one day.
-_OFTEN = (r"(?:每天|每周|每个周末|每周末|周末|平时|经常|常常|一有空就|有空就|有空的时候|没事就|业余时间|闲暇时|"
-          r"下班后|天天)")
+_OFTEN_WORDS = tuple("每天 每周 每个周末 每周末 周末 平时 经常 常常 一有空就 有空就 有空的时候 没事就 业余时间 闲暇时 "
+                     "下班后 天天".split())
+_OFTEN = r"(?:" + "|".join(_OFTEN_WORDS) + r")"
+# Between the words that say how often, an adverb that is not one of them: "平时" read as either let
+# "我平时平时…" be read in 2^n ways.
+_ADV_NOT_OFTEN = r"(?:" + "|".join(a for a in ADVERBS if a not in _OFTEN_WORDS) + r")*"
 
 # "我是学医的": one character names a field by its short name.
 _FIELDS = {"医": "医学", "法": "法学", "文": "文科", "理": "理科", "工": "工科", "商": "商科"}
@@ -323,8 +330,9 @@ RULES: list[Rule] = [
          P.HAS_HOBBY),
     Rule(re.compile(r"我的?(?:爱好|兴趣爱好|业余爱好)(?:是|有|就是)" + LIST + END), P.HAS_HOBBY, lists=True,
          value=_activity),
-    Rule(re.compile(r"我" + ADV + r"(?:" + _OFTEN + ADV + r")+(?:会|都|也|就|常)*(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES
-                    + r"(?:(?:、|和|跟|，)" + _HOBBIES + r")*)"), P.HAS_HOBBY, lists=True, value=_activity),
+    Rule(re.compile(r"我" + _ADV_NOT_OFTEN + r"(?:" + _OFTEN + _ADV_NOT_OFTEN + r")+(?:会|都|也|就|常)*"
+                    r"(?:喜欢|爱)?(?:去|在)?(" + _HOBBIES + r"(?:(?:、|和|跟|，)" + _HOBBIES + r")*)"), P.HAS_HOBBY,
+         lists=True, value=_activity),
     # school and field: "我是清华毕业的", "我毕业于复旦大学", "我在北大读研究生", "我是学医的", "我的专业是金融"
     Rule(re.compile(r"我" + ADV + r"(?:是)?([\u4e00-\u9fffA-Za-z]{2,12}?)毕业的"), P.STUDIED_AT, value=_school),
     Rule(re.compile(r"我" + ADV + r"毕业于" + OBJ + END), P.STUDIED_AT, value=_school),

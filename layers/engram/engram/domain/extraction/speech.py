@@ -52,7 +52,8 @@ _INTRODUCING = re.compile(r"^(?:(?:hi|hey|hello|hiya)\W+)?(?:this is|it's|it is)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
                              r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
-_ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈+|啊|呀|呗|啦|哦|噢|哟|耶|哈哈+|嘿嘿|[~～!！])+$")
+# (one 哈 at a time: "哈+" inside the "+" read "哈哈哈…" in 2^n ways)
+_ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈|啊|呀|呗|啦|哦|噢|哟|耶|嘿嘿|[~～!！])+$")
 
 
 def without_fillers(clause: str) -> str:
@@ -215,7 +216,7 @@ def is_users(part: str) -> bool:
 
 # "上个月搬到上海了", "最近不游泳了", "跳槽去字节了": a first clause without "我" whose verb is one a
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
-_ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|已经|终于|现在|目前|早就|"
+_ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚|已经|终于|现在|目前|早就|"
             r"小时候|也|又|还)*")
 _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:"
                          # "现在一个人住在杭州", "跟室友合租住在北京": with whom, then where

@@ -86,7 +86,7 @@ _ZH_OTHERS = re.compile(r"(?<![吉其])(?:他|她|它)|你|您|我的|我们|我
                         r"姥爷|导师|发小|死党|哥们)")
 # A clause without a subject opens on a time ("今天刚过完生日"), on "在" ("在重庆待了两年") or on a verb
 # and its aspect ("考了教资"); "主角叫李雷" opens on a subject.
-_ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚刚?|终于|现在|目前|"
+_ZH_UNSAID = re.compile(r"^(?:(?:上个?月|上周|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚|终于|现在|目前|"
                         r"小时候|后来|以前|原来|之前)+|在|[\u4e00-\u9fff]完|毕业|"
                         # "膝盖受伤了，…": the speaker's own body, the reason for what follows
                         r"(?:膝盖|腰|腿|脚|手|胃|身体|头|脖子|肩膀)[\u4e00-\u9fff]{0,3}?(?:受伤|不好|不行|疼|痛)|[\u4e00-\u9fff][了过着](?![\u4e00-\u9fff]?[了过着])"
