@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.extraction import extract_facts, rules_en, rules_zh
+from engram.domain.extraction import extract_facts, rules_change, rules_en, rules_en_coach, rules_zh
 from engram.domain.model import Role, Turn
 
 
@@ -26,7 +26,10 @@ def _plain(adverbs: tuple[str, ...]) -> list[str]:
     return [a for a in adverbs if a.replace(" ", "").isalpha()]
 
 
-@pytest.mark.parametrize("adverbs", [rules_en.ADVERBS, rules_zh.ADVERBS], ids=["en", "zh"])
+# Besides the adverbs, the other lists a rule reads any number of: when a death was ("花花去年冬天走的"), what a
+# business is ("a small family bakery").
+@pytest.mark.parametrize("adverbs", [rules_en.ADVERBS, rules_zh.ADVERBS, rules_change.DIED_WHEN,
+                                     rules_en_coach.BUSINESS_ADJECTIVES], ids=["en", "zh", "zh-died", "en-business"])
 def test_no_adverb_is_listed_twice_or_made_of_others(adverbs):
     plain = _plain(adverbs)
     assert len(plain) == len(set(plain)), sorted(a for a in plain if plain.count(a) > 1)
@@ -64,4 +67,19 @@ def test_a_word_said_over_and_over_is_read_in_time_that_grows_with_the_repeats(s
         return ("我" if opening == "the user" else "") + said * n + "嗯嗯。"
 
     ten, twenty = _seconds(message(10)), _seconds(message(20))
+    assert twenty < 10 * max(ten, 1e-3), (said, ten, twenty)
+
+
+# The same, said where a rule reads a list any number of times, or an adverb beside a word it also reads:
+# (opening, the word said over and over, an ending that does not match)
+_IN_RULES = sorted({*(("I run a ", a + " ", "xyzzy.") for a in rules_en_coach.BUSINESS_ADJECTIVES),
+                    *(("雪球", a, "嗯嗯。") for a in _plain(rules_change.DIED_WHEN)),
+                    ("I've always ", "always ", "xyzzy."), ("I speak ", "Yoruba and ", "1"),
+                    ("我物理", "好", "嗯。"), ("我家里", "就", "嗯。"), ("数学", "很", "嗯。"),
+                    ("来北京", "也", "嗯嗯。")})
+
+
+@pytest.mark.parametrize(("opening", "said", "ending"), _IN_RULES)
+def test_a_word_said_over_and_over_inside_a_rule_is_read_in_time_that_grows_with_the_repeats(opening, said, ending):
+    ten, twenty = _seconds(opening + said * 10 + ending), _seconds(opening + said * 20 + ending)
     assert twenty < 10 * max(ten, 1e-3), (said, ten, twenty)

@@ -18,7 +18,9 @@ change, self-introductions in fragments, kin and pets named by the way, tastes s
 ``rules_en_news`` (a life told as news, a self told in fragments, tastes said sideways),
 ``rules_change`` (endings said as news), ``rules_en_everyday``, ``rules_zh_everyday`` (how everyday chat says
 a fact: a job by the job itself, a home typed in lower case or said bare, "我在成都", "从北京搬到成都", names a
-user goes by), this module (a turn in, extractions out).
+user goes by), ``rules_en_coach``, ``rules_zh_coach`` (what a user tells a tutor, a money or a health coach: a
+home by the rent paid there or a move framing what follows, a subject found hard, an illness by how long),
+this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -35,12 +37,14 @@ from . import (
     rules_change,
     rules_en,
     rules_en_chat,
+    rules_en_coach,
     rules_en_everyday,
     rules_en_life,
     rules_en_news,
     rules_en_open,
     rules_en_passing,
     rules_zh,
+    rules_zh_coach,
     rules_zh_everyday,
     rules_zh_news,
     rules_zh_open,
@@ -106,8 +110,9 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
-             + rules_en_open.RULES + rules_en_news.RULES + rules_en_everyday.RULES)
-_ZH_RULES = rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES + rules_zh_everyday.RULES
+             + rules_en_open.RULES + rules_en_news.RULES + rules_en_everyday.RULES + rules_en_coach.RULES)
+_ZH_RULES = (rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES + rules_zh_everyday.RULES
+             + rules_zh_coach.RULES)
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -280,7 +285,8 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     # is not cut at the ";" of "&lt;", and what is kept is escaped again.
     typed = html.unescape(turn.content)
     simplified = script.as_simplified(typed)
-    said_zh = rules_zh_everyday.as_said(rules_zh_news.as_said(as_typed(simplified)))
+    said_zh = rules_zh_everyday.as_said(rules_zh_news.as_said(rules_zh_coach.as_said(as_typed(simplified))))
+    said_zh = rules_en_coach.as_said(said_zh)
     content = corrected_in_passing(cards.as_sentences(cards.as_signed(said_zh)))
     if is_fiction(content):
         return []

@@ -18,8 +18,9 @@ from ..model import Extraction
 from ..model import Predicate as P
 from . import rules_zh_news
 from .rules import Rule
-from .rules_en import ADV, CONDITIONS, WORD
+from .rules_en import _LANGUAGE, ADV, CONDITIONS, WORD
 from .rules_en_life import _ACTIVITY_END, _DOING, _GOING, _PASTIMES, _PLAYED, _plain_hobby, _series
+from .rules_en_passing import _FIELDS
 from .rules_zh import _HOBBIES, _activity
 from .rules_zh import ADV as ZH_ADV
 from .speech import LETTER
@@ -97,6 +98,10 @@ _RECOVERED = re.compile(r"\b(?:resolved|cured|in (?:full )?remission|full remiss
 _LEFT_EMPLOYER = re.compile(r"(?:^|\bi(?:'ve| have)? )(?:just |finally |recently |officially )?"
                             r"(?:left|quit|resigned from|walked out of) (?:the )?("
                             + WORD + r"(?: " + WORD + r"){0,3})\b", _I)
+# When a death was, said between the name and "走了" ("花花去年冬天走的"): each word once, none made of
+# others (a word made of two read "去年去年…" in 2^n ways)
+DIED_WHEN = (*"""已经 昨天 前几天 上周 今天 前天 去年 前年 那年 今年 年初 年底 春天 夏天 秋天 冬天 月初 月底 刚 突然
+                 最后 还是""".split(), "上个?星期", "上个?月")
 # "Max passed away", "sadly Max died yesterday", "小白去世了"
 # The name is matched against the ones said before, so it may be typed in lower case ("pepper passed
 # away"); "走了" (went) is said of a death too, and only ends who was named. A short lead may come
@@ -105,8 +110,9 @@ _DIED = re.compile(r"(?:^|^[^,:]{1,30}[,:]\s*)(" + LETTER + r"{2,30}) (?:just |s
                    r"passed|was put down|crossed the rainbow bridge)\b"
                    # "RIP Peanut": a death said by its epitaph
                    r"|^(?:rip|r\.i\.p\.?|rest in peace),? (?:my |little |sweet |dear )*(" + LETTER + r"{2,30})\b"
-                   r"|^([\u4e00-\u9fff]{1,4}?)(?:已经|昨天|前几天|上周|上个月|今天|前天|刚刚?)?"
-                   r"(?:去世|过世|死|走)了", _I)
+                   # "旺财去年走了", "雪球上个月没了", "花花去年冬天走的": said with any time, then the clause ends
+                   r"|^([\u4e00-\u9fff]{1,4}?)(?:" + "|".join(DIED_WHEN) + r")*"
+                   r"(?:去世|过世|病逝|死|走|没)(?:了|的)(?=$|[，,。！!.？?]|\s)", _I)
 # "We lost Pancake last week", "we had to put Rex down": a pet or person lost, named after the verb
 _LOST = re.compile(r"\b(?:we|i)(?:'ve| have)? (?:just |sadly |recently )?(?:lost|buried|had to put down) (?:our |my )?"
                    r"(?:\w+ )?(?-i:([A-Z]" + LETTER + r"{1,30}))\b", _I)
@@ -158,9 +164,12 @@ def died_here(clause: str, found: list[tuple]) -> list[tuple]:
     return [(p, o, True, t) if p in _PEOPLE and not e and died(o) else (p, o, e, t) for p, o, e, t in found]
 
 
-# "switched my major to kinesiology": the field studied before is left
-SWITCHED_FIELD = (r"(?:^|\bi(?:'ve| have)? )(?:just |finally |officially )?(?:switched|changed|swapped) (?:my )?"
-                  r"(?:major|course|degree|subject|programme|program|field)(?: from [^,.;!?]{2,30}?)? to ")
+# "switched my major to kinesiology", "I transferred into nursing": the field studied before is left ("I switched
+# to Italian" may be a language learnt for fun)
+SWITCHED_FIELD = (r"(?:^|\bi(?:'ve| have)? )(?:just |finally |officially )?(?:(?:switched|changed|swapped) (?:my )?"
+                  r"(?:major|course|degree|subject|programme|program|field)(?: from [^,.;!?]{2,30}?)? to |(?:switched|"
+                  r"changed|transferred|moved)(?: over)? (?:to|into) (?!" + _LANGUAGE + r"\b)(?=(?:" + _FIELDS[1:-1]
+                  + r")\b))")
 # "i started eating meat again": a diet given up by what is eaten again (eggs and dairy end a vegan one)
 _EATS_AGAIN = re.compile(r"(?:^|\bi(?:'ve| have|'m| am)? )(?:just |finally |recently |officially )?(?:started|"
                          r"began|went back to|gone back to|back to|eat|eating)(?: eating)? (meat|fish|chicken|beef|"

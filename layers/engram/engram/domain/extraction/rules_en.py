@@ -256,10 +256,11 @@ RULES: list[Rule] = [
                     r"usually )?(?:like|enjoy|care for|care much for|touch) " + OBJ + END, _I),
          P.DISLIKES, lists=True),
     # what the user does not or cannot eat: a dislike a question about food reads ("I can't eat
-    # gluten"; an allergy said with it is the allergy rule's)
+    # gluten"; an allergy said with it is the allergy rule's; "I don't eat much meat" says how much)
     Rule(re.compile(r"\bi " + ADV + r"(?:(?:don't|do not|dont|never|rarely|no longer) (?:really |much |particularly |"
                     r"ever |usually )?(?:eat|drink)|(?:can't|cannot|can not) (?:eat|drink|have" + _NOT_FOOD + r")) "
-                    r"(?!.*\ballergic\b)" + OBJ + END, _I), P.DISLIKES, lists=True, tags=(FOOD_TAG,)),
+                    r"(?!.*\ballergic\b)(?!(?:much|many|a lot of|lots of|that much|too much|enough)\b)" + OBJ + END,
+                    _I), P.DISLIKES, lists=True, tags=(FOOD_TAG,)),
     Rule(re.compile(r"\bi " + ADV + r"(?:hate|dislike|detest|loathe|despise|can't stand|cannot stand|can't bear|"
                     r"avoid|can't tolerate) " + OBJ + END, _I), P.DISLIKES, lists=True),
     Rule(re.compile(r"\bi(?:'m| am) not " + ADV + r"(?:a )?(?:(?:big|huge|great|real|massive)\s+)?fan of " + OBJ + END,

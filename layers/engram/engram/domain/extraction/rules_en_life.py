@@ -146,7 +146,10 @@ _NOT_SUBJECTS = {"abroad", "hard", "late", "all night", "a lot", "overseas", "on
 def _subject(value: str) -> str | None:
     value = value.strip()
     first = value.lower().split()[0]
-    return None if value.lower() in _NOT_SUBJECTS or first in _NOT_SUBJECTS | {"for", "with", "all"} else value
+    if value.lower() in _NOT_SUBJECTS or first in _NOT_SUBJECTS | {"for", "with", "all"}:
+        return None
+    # "I finished my degree at Rutgers in 2012": a year is when, not what
+    return None if re.fullmatch(r"\d{4}s?", value) else value
 
 
 RULES: list[Rule] = [

@@ -131,10 +131,12 @@ _AFTER_SUBJECT = (r"下个?(?:周|月|星期|礼拜)|上个?(?:周|月|星期|�
 _NOT_ZH_NAMES = {"白天", "高兴", "方便", "老是", "小时", "小心", "老家", "阿姨", "小区", "老师", "小学", "金钱", "周末",
                  "王者", "孙子", "孙女", "曾经", "任何", "常常", "万一", "向来", "于是", "马上", "小声", "大声",
                  "老实", "小气"}
+# "我妈老说…", "我哥老问…": 老 before a verb says "always", no name
+_ALWAYS_VERB = re.compile(r"^老[说讲问叫骂催念唠提让要想是在不没爱嫌觉跟给去来看吃喝玩打做惦担操管]")
 
 
 def _apposed(value: str) -> str | None:
-    return None if value in _NOT_ZH_NAMES or value[:2] in _NOT_ZH_NAMES else value
+    return None if value in _NOT_ZH_NAMES or value[:2] in _NOT_ZH_NAMES or _ALWAYS_VERB.match(value) else value
 
 
 # A pet's name has any shape ("旺财"), so a time or an adverb after the animal is not one ("我家猫最近…").

@@ -214,6 +214,9 @@ def is_users(part: str) -> bool:
     return bool(_EN_USER_CLAUSE.match(part))
 
 
+# School subjects, found hard ("物理太难了") or not (rules_zh_coach).
+ZH_SUBJECTS = (r"语文|数学|英语|物理|化学|生物|历史|地理|政治|微积分|高数|线代|线性代数|概率论|文言文|作文|听力|口语|"
+               r"阅读理解|几何|函数|编程|会计|统计")
 # "上个月搬到上海了", "最近不游泳了", "跳槽去字节了": a first clause without "我" whose verb is one a
 # user says of themself; a later clause keeps the subject of the one before it (text._ZH_CARRY).
 _ZH_TIME = (r"(?:上个?月|上周|上礼拜|去年|今年|前年|前几天|前阵子|最近|昨天|今天|刚|已经|终于|现在|目前|早就|"
@@ -234,7 +237,13 @@ _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:"
                          # "老家是东北的", "周末经常去爬山": a home town, a habit by how often
                          r"|(?:老家|家乡)(?:是|在)|(?:每天|每周|每个周末|周末|平时|经常|常常)+(?:都|会|也)?(?:去|在)?"
                          # "去年体检查出来有高血压": a finding of the user's own check-up
-                         r"|(?:体检|检查)?(?:查出|检查出|确诊|被诊断))")
+                         r"|(?:体检|检查)?(?:查出|检查出|确诊|被诊断)"
+                         # "物理太难了", "高血压十几年了", "来北京五年了", "膝盖有关节炎": a subject found hard, a
+                         # thing had or a place lived in for so long, an illness of the body (rules_zh_coach)
+                         r"|(?:" + ZH_SUBJECTS + r")(?:一直|真的|实在|也|都|还)?(?:太|好|超|真|特别|实在|有点|越来越)难"
+                         r"|(?![我你他她它您咱俺])(?:来|到)?[\u4e00-\u9fff]{2,8}?(?:都|已经|也|有|快)?(?:\d{1,2}|[一二两三四五六七八九十几好多半]{1,3})多?"
+                         r"(?:年|个月)多?了?$"
+                         r"|(?:膝盖|腰|腿|胃|肠胃|心脏|肺|皮肤|关节|颈椎|腰椎|脖子|肩膀|眼睛|甲状腺|肝|肾)(?:也|还|一直)?(?:有|得了|长了))")
 
 
 def with_zh_subject(part: str) -> str:
