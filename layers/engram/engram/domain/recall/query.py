@@ -12,6 +12,7 @@ from ..limits import MAX_ALIAS_CHARS, MAX_ALIASES
 from ..model import Predicate
 from .cues import asks_what_assistant_said, is_memory_question, names_in, topic_of
 from .dates import named_window
+from .events import events_compared
 
 _TEMPORAL = re.compile(
     r"\b(?:when|what (?:time|day|date|year|month)|how long ago|since when|last time|recently|yesterday|"
@@ -151,6 +152,7 @@ class QueryIntent:
     about_food: bool = False  # what the user eats: allergies and diet are always read
     about_assistant: bool = False  # what the assistant said ("What did you recommend ...?")
     current: bool = False  # how things are now: newer events first among the relevant
+    events: tuple[str, ...] = ()  # two events compared in time, each searched too (``events``)
 
     @property
     def subject_terms(self) -> tuple[str, ...]:
@@ -214,7 +216,7 @@ def analyse(query: str, now: datetime) -> QueryIntent:
         wants_history=bool(_HISTORY.search(query)), wants_verbatim=bool(_VERBATIM.search(query)),
         window=window, predicates=predicates, topic=topic, names=names_in(query), overview=overview,
         about_food=bool(_FOOD.search(topic)), about_assistant=asks_what_assistant_said(query),
-        current=bool(_CURRENT.search(query)),
+        current=bool(_CURRENT.search(query)), events=events_compared(topic),
     )
 
 

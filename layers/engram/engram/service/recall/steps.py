@@ -15,9 +15,10 @@ from dataclasses import dataclass, replace
 from aws_lambda_powertools import Logger
 
 from ...dependencies import Dependencies
+from ...domain.recall.events import with_each_event
 from ...domain.recall.glossary import load_glossary
 from ...domain.recall.lexical import load_segmenter
-from ...domain.recall.query import QueryIntent
+from ...domain.recall.query import QueryIntent, analyse
 from . import originals, readers, small_layers
 from .heard import heard_events
 from .request import RecallContext, StepResult
@@ -69,6 +70,11 @@ def _episodes(deps: Dependencies, ctx: RecallContext, _inputs: dict) -> StepResu
         if heard is not None:
             signals["heard"] = heard
             timings["hear"] = (time.perf_counter() - started) * 1000
+    if ctx.intent.events:
+        # Each event compared in time searched on its own too; the guard has read the question's own.
+        each = [readers.read_episodes(deps, ctx.request.scope, analyse(event, ctx.request.now), ctx.request.now,
+                                      ctx.recipe) for event in ctx.intent.events]
+        items = with_each_event(items, each)
     return StepResult("episodes", items, fields=signals,
                       timings={f"episodes_{k}": round(v, 2) for k, v in timings.items()})
 
