@@ -7,13 +7,10 @@ take about twice as long when linear, a thousand times as long when exponential.
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime
-
 import pytest
 
-from engram.domain.extraction import extract_facts, rules_change, rules_en, rules_en_coach, rules_zh
-from engram.domain.model import Role, Turn
+from engram.domain.extraction import rules_change, rules_en, rules_en_coach, rules_zh
+from tests.unit.support import extraction_seconds as _seconds
 
 
 def _made_of(word: str, words: set[str]) -> bool:
@@ -38,17 +35,6 @@ def test_no_adverb_is_listed_twice_or_made_of_others(adverbs):
 
 def test_a_word_made_of_others_is_found():
     assert _made_of("刚刚", {"刚"}) and _made_of("从小就", {"从小", "就"}) and not _made_of("超级", {"超"})
-
-
-def _seconds(content: str) -> float:
-    turn = Turn(message_id="m", role=Role.USER, content=content, client_ts=datetime(2026, 5, 14, tzinfo=UTC),
-                raw_sha256="0" * 64)
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        extract_facts(turn)
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 # Besides the adverbs, words found read in 2^n ways before: a time said twice over ("刚刚" in a list of

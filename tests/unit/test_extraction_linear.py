@@ -8,28 +8,16 @@ long when linear, about 64 times when quadratic; anything under 20 passes."""
 
 from __future__ import annotations
 
-import time
-from datetime import UTC, datetime
-
 import pytest
 
-from engram.domain.extraction import extract_facts
-from engram.domain.model import Role, Turn
+from tests.unit.support import extraction_seconds
 
 _UNITS = ["两只狗，", "I have two dogs, ", "我叫", "，", "我今天在家里看书喝茶然后出去散步",
           "i really like long walks ", "我叫小明, I live in Paris，两只狗。my name is Ann "]
 
 
 def _seconds(unit: str, length: int) -> float:
-    content = (unit * (length // len(unit) + 1))[:length]
-    turn = Turn(message_id="m", role=Role.USER, content=content, client_ts=datetime(2026, 5, 14, tzinfo=UTC),
-                raw_sha256="0" * 64)
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        extract_facts(turn)
-        best = min(best, time.perf_counter() - started)
-    return best
+    return extraction_seconds((unit * (length // len(unit) + 1))[:length])
 
 
 @pytest.mark.parametrize("unit", _UNITS)

@@ -64,7 +64,6 @@ def events_compared(question: str) -> tuple[str, ...]:
     return ()
 
 
-
 def with_each_event(whole: Sequence[RecallItem], each: Sequence[Sequence[RecallItem]]) -> list[RecallItem]:
     """The question's own list fused by rank with one list per event it compares (reciprocal rank,
     each list weighed alike): the best record of every event reaches the top few. Scores keep the
