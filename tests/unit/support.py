@@ -8,6 +8,7 @@ import json
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
@@ -26,16 +27,22 @@ from engram.service.recall import run_step as run_recall_step
 T0 = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
 
 
+def best_seconds(call: Callable[[], object], runs: int = 3) -> float:
+    """The best of ``runs`` timings of ``call()``: what a timing test compares with itself at two
+    sizes in the same run (never against a budget in seconds)."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def extraction_seconds(content: str) -> float:
     """The best of 3 timings of extracting one user turn: what the extraction timing tests compare
     with itself at two lengths in the same run (never against a budget in seconds)."""
     turn = Turn(message_id="m", role=Role.USER, content=content, client_ts=T0, raw_sha256="0" * 64)
-    best = float("inf")
-    for _ in range(3):
-        started = time.perf_counter()
-        extract_facts(turn)
-        best = min(best, time.perf_counter() - started)
-    return best
+    return best_seconds(lambda: extract_facts(turn))
 
 
 def iso(when: datetime) -> str:

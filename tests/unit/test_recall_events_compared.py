@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from engram.domain.limits import MAX_QUERY_CHARS
 from engram.domain.recall.events import events_compared, with_each_event
 from engram.domain.recall.fusion import RecallItem
+from tests.unit.support import best_seconds
 
 COMPARED = [
     ("Which came first: selling the flat or buying the boat?", ("selling the flat", "buying the boat")),
@@ -44,6 +46,40 @@ def test_the_two_events_compared_are_read_however_the_question_puts_them(questio
 @pytest.mark.parametrize("question", SINGLE)
 def test_a_question_about_one_event_or_a_choice_compares_none(question):
     assert events_compared(question) == ()
+
+
+# Questions as long as the API takes, made of the words the patterns look for, over and over: the
+# word that would close a comparison ("or", "and", 还是, 到, 分别) many times or never, scripts mixed.
+HOSTILE = ["which came first ", "did a or b or c ", "how soon before ", "how many days between ",
+           "how long between a and ", "how much time from ", "did a before or after b ", "relative to a, ",
+           "先", "还是", "先买房，还是", "在家之前还是", "和猫分别", "和狗哪个", "之后多久", "从家到", "从",
+           "先 which came first 还是 or between 和 and before 之前 after 之后 分别 ",
+           "how long between 先 and 还是 or 之前 ", "我是先搬家还是 which first or 从搬家到 how long after "]
+
+
+def _repeated(unit: str, length: int) -> str:
+    return (unit * (length // len(unit) + 1))[:length]
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_a_hostile_question_is_read_in_time_about_linear_in_its_length(unit):
+    """Not a budget in seconds: the longest question the API takes against one an eighth as long,
+    in the same run (best of 3 each). Linear is about 8 times as long, quadratic 64, worse more."""
+    short, long = _repeated(unit, MAX_QUERY_CHARS // 8), _repeated(unit, MAX_QUERY_CHARS)
+    for question in (short, long):
+        events = events_compared(question)
+        assert events == () or (len(events) == 2 and all(e and e in question for e in events)), events
+    short_s, long_s = best_seconds(lambda: events_compared(short)), best_seconds(lambda: events_compared(long))
+    assert long_s < 40 * max(short_s, 1e-5), (unit, short_s, long_s)
+
+
+@pytest.mark.parametrize(("question", "expected"), COMPARED[:3])
+def test_a_comparison_ending_a_long_text_is_read_and_one_lost_in_its_middle_is_not(question, expected):
+    """Only the end of a long text is read, from a sentence's start: the comparison that ends it
+    is found, one followed by more than the read length of other words is not."""
+    filler = _repeated("We talked about the garden again today. ", MAX_QUERY_CHARS - len(question) - 1)
+    assert events_compared(f"{filler} {question}") == expected
+    assert events_compared(f"{question} {filler}") == ()
 
 
 def _items(*ids: str, score: float = 1.0) -> list[RecallItem]:
