@@ -20,7 +20,8 @@ change, self-introductions in fragments, kin and pets named by the way, tastes s
 a fact: a job by the job itself, a home typed in lower case or said bare, "我在成都", "从北京搬到成都", names a
 user goes by), ``rules_en_coach``, ``rules_zh_coach`` (what a user tells a tutor, a money or a health coach: a
 home by the rent paid there or a move framing what follows, a subject found hard, an illness by how long),
-this module (a turn in, extractions out).
+``rules_follow`` (what a message says across its sentences: "not X, it's Y", "… my wife? her name's Ana", a
+move told as done, an age to come), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from . import (
     rules_en_news,
     rules_en_open,
     rules_en_passing,
+    rules_follow,
     rules_zh,
     rules_zh_coach,
     rules_zh_everyday,
@@ -286,7 +288,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     typed = html.unescape(turn.content)
     simplified = script.as_simplified(typed)
     said_zh = rules_zh_everyday.as_said(rules_zh_news.as_said(rules_zh_coach.as_said(as_typed(simplified))))
-    said_zh = rules_en_coach.as_said(said_zh)
+    said_zh = rules_follow.as_said(rules_en_coach.as_said(said_zh))
     content = corrected_in_passing(cards.as_sentences(cards.as_signed(said_zh)))
     if is_fiction(content):
         return []
@@ -319,6 +321,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
             read += [(p, o, False, t) for clause in clauses(sentence) for p, o, t in read_clause(clause, presupposed)]
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in _where_now(sentence, read) if not (ironic and f[0] in _TASTES)]
+    found += rules_follow.named_after(content) + rules_follow.settled(content)
     found = rules_change.exclusive_endings(found, previous)
     found = _homes(found, previous) + _worded_otherwise(found, previous)
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
@@ -328,7 +331,10 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     found = [(p, script.city_of(o), e, t) if p in (Predicate.LIVES_IN, Predicate.COMES_FROM) else (p, o, e, t)
              for p, o, e, t in found]
     correction = bool(_CORRECTION.search(content.strip()))
-    if correction:
+    # "it's not walnuts, it's pecans": a correction by contrast names both what it replaces and the value
+    if (contrast := rules_follow.contrasted(content, found, previous)) is not None:
+        found = contrast
+    elif correction:
         found = _corrected(content, found, previous)
     found = [(p, html.escape(script.as_written(o, simplified, typed), quote=False), e, t) for p, o, e, t in found]
     facts: list[Extraction] = []

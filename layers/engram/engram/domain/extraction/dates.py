@@ -116,3 +116,6 @@ def numeric_day(token: str, chinese: bool = False) -> str:
     if chinese:
         return f"{f'{year}年' if year else ''}{month}月{day}日"
     return f"{_MONTHS[month - 1].title()} {day}" + (f", {year}" if year else "")
+
+# How long, in Chinese: "半年", "两个月", "一周", "三年多" (said after a place: "搬到青岛半年了")
+SPAN = r"(?:\d{1,2}|[一二两三四五六七八九十几半]{1,3})多?个?(?:年|月|周|星期|天)多?"

@@ -170,6 +170,10 @@ SWITCHED_FIELD = (r"(?:^|\bi(?:'ve| have)? )(?:just |finally |officially )?(?:(?
                   r"(?:major|course|degree|subject|programme|program|field)(?: from [^,.;!?]{2,30}?)? to |(?:switched|"
                   r"changed|transferred|moved)(?: over)? (?:to|into) (?!" + _LANGUAGE + r"\b)(?=(?:" + _FIELDS[1:-1]
                   + r")\b))")
+# "I transferred to Drexel this semester": a school moved to (not a branch, a team or a shift of work)
+TRANSFERRED = (r"(?:^|\b(?i:i)(?i:'ve| have)? )(?i:just |finally |officially |recently )?(?i:transferred|transfered) "
+               r"(?i:over )?(?i:to|into) (?:(?i:the) )?(?!(?:[\w-]+ ){0,3}?(?i:office|branch|team|department|store|"
+               r"location|site|plant|division|shift|unit|ward|account|bank)\b)(" + WORD + r"(?: " + WORD + r"){0,3})")
 # "i started eating meat again": a diet given up by what is eaten again (eggs and dairy end a vegan one)
 _EATS_AGAIN = re.compile(r"(?:^|\bi(?:'ve| have|'m| am)? )(?:just |finally |recently |officially )?(?:started|"
                          r"began|went back to|gone back to|back to|eat|eating)(?: eating)? (meat|fish|chicken|beef|"
@@ -187,6 +191,9 @@ def referred_endings(clause: str, previous: Sequence[Extraction]) -> list[tuple[
         now = clause[switched.end():].lower()
         return [(f.predicate, f.object) for f in earlier if f.predicate is P.STUDIED
                 and not now.startswith(f.object.lower())]
+    if match := re.search(TRANSFERRED, clause):
+        return [(f.predicate, f.object) for f in earlier if f.predicate is P.STUDIED_AT
+                and f.object.lower() != match.group(1).lower()]
     if match := _EATS_AGAIN.search(clause):
         food = (match.group(1) or match.group(2)).lower()
         diets = _ENDS_DIETS.get(food, ("vegan", "vegetarian", "pescatarian", "pescetarian", "plant-based"))

@@ -9,7 +9,7 @@ from ..model import Predicate as P
 from ..profile.beliefs import FOOD_TAG
 from .dates import EN_NUMBER_WORDS, age
 from .rules import Rule, singular_kind
-from .speech import LETTER, UPPER
+from .speech import LETTER, UPPER, shouted
 
 _I = re.I
 # Each word once, none made of others: a word listed twice read "officially officially …" in 2^n ways.
@@ -147,7 +147,7 @@ _LANGUAGES = _LANGUAGE + r"(?:(?:,? and |, | & )" + _LANGUAGE + r")*"
 
 
 def _name(value: str) -> str | None:
-    return None if value.split()[0].lower() in _NOT_NAMES else value
+    return None if value.split()[0].lower() in _NOT_NAMES or shouted(value) else value
 
 
 # Who else opens a message by who they are: "Mom here", "it's Dad".

@@ -262,6 +262,6 @@ RULES: list[Rule] = [
          P.STUDIED_AT, value=_employer),
     Rule(re.compile(r"\b(?i:i'm|i am) (?i:a |an )?(?:(?i:phd|grad|graduate|undergrad|undergraduate|law|med|medical|"
                     r"nursing|master'?s|exchange|first-year|second-year|final-year|third-year|fourth-year|"
-                    r"[\w-]+-year) ){0,2}(?i:student|freshman|"
+                    r"[\w-]+-year) ){0,2}(?i:student|freshman|fresher|first-year|"
                     r"sophomore|junior|senior|undergrad) (?i:at) " + ORG), P.STUDIED_AT),
 ]

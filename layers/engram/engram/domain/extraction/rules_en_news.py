@@ -14,7 +14,7 @@ import re
 
 from ..model import Predicate as P
 from .rules import Rule
-from .rules_change import SWITCHED_FIELD
+from .rules_change import SWITCHED_FIELD, TRANSFERRED
 from .rules_en import (
     _HAVE,
     _I,
@@ -50,7 +50,9 @@ _HOME_BOUGHT = (r"\b(?i:we|i)(?i:'ve| have)? " + ADV + r"(?i:closed on|got the k
                 r"(?i:the|our|my) "
                 r"(?i:new )?" + _HOME + r" (?i:in) " + PLACE)
 # "I'm officially a Seattle resident now", "been a Portland local for years", "a resident of Halifax"
-_RESIDENT = (r"\b(?i:i'm|i am|i've been|i have been|i became|we're|we are) " + ADV
+# ("officially a Denver resident now": the subject dropped from news)
+_RESIDENT = (r"(?:\b(?i:i'm|i am|i've been|i have been|i became|we're|we are) |^(?=(?i:officially|now|finally)\b))"
+             + ADV
              + r"(?i:an?) (?:(?i:proud|full-time) )?"
              + NAME + r" (?i:resident|local)s?\b")
 _RESIDENT_OF = (r"\b(?i:i'm|i am|i've been|i have been|i became) " + ADV + r"(?i:a) (?i:(?:permanent|full-time) )?"
@@ -194,6 +196,7 @@ RULES: list[Rule] = [
     Rule(re.compile(_FREELANCE + r"(?i:" + JOB + ")"), P.WORKS_AS),
     Rule(re.compile(_FREELANCE + _NOT_LISTED + _NOT_A_JOB + OPEN_JOB + _JOB_END), P.WORKS_AS, value=open_job),
     Rule(re.compile(SWITCHED_FIELD + r"([a-z][a-z &-]{1,30}?)" + _FIELD_END, _I), P.STUDIED, value=_subject),
+    Rule(re.compile(TRANSFERRED), P.STUDIED_AT, value=_employer),
     # where the user is from, typed in lower case or as "a small town in"
     Rule(re.compile(_SMALL_PLACE + r"(?:the )?" + NAME), P.COMES_FROM, value=_origin),
     Rule(re.compile(_SMALL_PLACE + _LOW_PLACE + _LOW_END), P.COMES_FROM, value=_low_place),

@@ -30,6 +30,7 @@ _NOT_JOBS = set(
     "lover fan sucker pleaser people-pleaser go-getter doer dreamer planner spender saver leader homeowner "
     "renter tenant commuter immigrant migrant emigrant vegetarian christian libertarian humanitarian contrarian "
     "optimist pessimist realist idealist perfectionist minimalist feminist activist atheist buddhist baptist "
+    "freshman freshmen sophomore fresher first-year "
     "socialist capitalist nationalist narcissist purist tourist motorist finalist procrastinator senior junior "
     "minor bachelor neighbor neighbour ancestor warrior traveller traveler gamer runner swimmer climber hiker "
     "biker skier snowboarder surfer golfer knitter birder skater jogger cyclist camper backpacker crafter "

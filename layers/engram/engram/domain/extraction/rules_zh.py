@@ -7,7 +7,7 @@ import re
 
 from ..model import Predicate as P
 from ..profile.beliefs import FOOD_TAG
-from .dates import NUMERIC_DATE, ZH_DATE, age, calendar_day, numeric_day
+from .dates import NUMERIC_DATE, SPAN, ZH_DATE, age, calendar_day, numeric_day
 from .rules import Rule
 
 # Each word once, none made of others: "刚刚" (刚 twice) or "从小就" (从小, 就) read "刚刚…" in 2^n ways.
@@ -68,7 +68,7 @@ _WHERE = r"([^，。；！？,.;!?\s在]{1,12}?)"
 PROVINCE_CITY = (r"(?:黑龙江|内蒙古|河北|山西|辽宁|吉林|江苏|浙江|安徽|福建|江西|山东|河南|湖北|湖南|广东|海南|四川|"
                  r"贵州|云南|陕西|甘肃|青海|台湾|广西|西藏|宁夏|新疆)(?:省)?(?![过看待住探玩休养发工上读办结])"
                  r"[\u4e00-\u9fff]{2,3}?(?:市|县)?(?:的|人)?(?=$|[，。！？,.!?])")
-_PLACE = r"((?:" + _PLACES + r")|[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|村|州|区))"
+_PLACE = r"((?:" + _PLACES + r")|[\u4e00-\u9fff]{1,6}?(?:省|市|县|镇|村|州|区)(?<!超市|菜市|夜市|小区|社区|校区))"
 # "在家工作", "在公司上班": where, not for whom.
 _NOT_WORKPLACES = re.compile(r"^(?:家|家里|外面|这里|那里|这儿|那儿|晚上|周末|公司|单位|办公室|线上|网上|国外|外地|"
                              r"本地|老家|" + _PLACES + r")$|(?:省|市|县|镇|村|区)$|^(?:找|寻找|换|准备|考虑)")
@@ -302,8 +302,8 @@ RULES: list[Rule] = [
     # "坐标杭州": where the user is, as chat says it
     Rule(re.compile(r"(?:^|我)(?:现在|目前)?坐标" + _PLACE), P.LIVES_IN),
     # "下周一去腾讯报到": a first day named
-    Rule(re.compile(r"我" + ADV + r"(?:下(?:周|个?星期|个?礼拜)[一二三四五六日天]?|下个?月|明天|后天)?(?:去|到)"
-                    + _WHERE + r"(?:报到|报道|入职)"), P.WORKS_AT, value=_workplace),
+    Rule(re.compile(r"我" + ADV + r"(?:[上下](?:周|个?星期|个?礼拜)[一二三四五六日天]?|[上下]个?月|[明后昨前今]天)?"
+                    r"(?:去|到)" + _WHERE + r"(?:报到|报道|入职)"), P.WORKS_AT, value=_workplace),
     Rule(re.compile(r"我" + ADV + r"(?:是)?([^，。；！？,.;!?\s]{2,12}?)的(?:员工|职员|工程师|程序员|医生|护士|老师)"
                     + END), P.WORKS_AT, value=_workplace),
     # where the user is from: "我是四川人", "我来自北京", "我老家是湖南的", "我在成都长大"
@@ -363,7 +363,7 @@ RULES: list[Rule] = [
     Rule(re.compile(r"来" + _PLACE + r"(?:看|找|陪|探望)我"), P.LIVES_IN),
     # where the user lives
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住在|定居在|定居|生活在|搬到了?|搬去了?|搬家到了?|搬回了?)"
-                    + OBJ + END), P.LIVES_IN),
+                    + OBJ + r"(?=老家|" + SPAN + r"了|" + END[3:]), P.LIVES_IN),
     # "现在住杭州": "住" without "在" before a place by its name
     Rule(re.compile(r"我(?:们|们家|家)?" + ADV + r"(?:住|定居)(?!在)" + _PLACE + END), P.LIVES_IN),
     Rule(re.compile(r"我(?:们)?" + ADV + r"在" + OBJ + r"(?:住|生活|定居)"), P.LIVES_IN),
@@ -386,8 +386,8 @@ RULES: list[Rule] = [
     # relations: "王老师是我的导师", "我的领导是张经理", "我有两个孩子，乐乐和思思"
     Rule(re.compile(r"(?<![的])" + TITLED + r"(?<!的)是我的?" + RELATION), None, 1, relation_group=2),
     # "我妈妈是一名医生" names her job, not a person.
-    Rule(re.compile(r"我的?" + RELATION + r"(?:叫|是|名叫)(?!(?:一名|一个|一位|个|名)?(?:" + OCCUPATIONS + r")"
-                    + END + ")" + TITLED + END), None, 2, relation_group=1, value=_person),
+    Rule(re.compile(r"我的?" + _KIN + r"(?:叫|(?<!我[爸妈哥姐弟妹])是|名叫)(?!(?:一名|一个|一位|个|名)?(?:"
+                    + OCCUPATIONS + r")" + END + ")" + TITLED + END), None, 2, relation_group=1, value=_person),
     # the name right after who it is: "我老婆小丽下周过生日", "我爸王建国下个月退休", "我的经理李娜让我…".
     # No space marks where the name ends, so it has a name's shape (a surname and one or two more,
     # 小/老/阿 and one, a doubled syllable) and what follows is what follows a subject.

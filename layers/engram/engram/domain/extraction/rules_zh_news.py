@@ -29,6 +29,7 @@ from .rules_zh import (
     _apposed,
     _workplace,
 )
+from .rules_zh_everyday import _home
 
 # Who a clause is about when it is not the user: a third person or one of the user's people.
 _SOMEONE = r"他|她|你|们|妈|爸|哥|姐|弟|妹|老公|老婆|儿子|女儿|孩子|朋友|同事|同学|室友|邻居|爱人|对象"
@@ -86,6 +87,14 @@ RULES: list[Rule] = [
     Rule(re.compile(r"(?:我" + ADV + r"(?:以后|从此|今后|往后|从今往后)(?:我)?|(?:以后|从此|今后|往后)我)"
                     r"(?:就|也)?(?:算)?"
                     r"是(?:半个|正式的?)?([\u4e00-\u9fff]{2,6}?)人了"), P.LIVES_IN),
+    # "上个月搬了家，现在住宁波了": where the user lives now, said as news (the subject dropped)
+    Rule(re.compile(r"(?:^|我)(?:们|们家)?" + ADV + r"(?:现在|目前|如今)(?:就|也)?住(?:在|到)?" + OBJ
+                    + r"(?:了)" + END), P.LIVES_IN, value=_home),
+    # "搬回宜昌老家了": the hometown moved back to is where the user lives, and where they are from
+    Rule(re.compile(_MINE + r"(?:搬回|搬回了|回到了?)([\u4e00-\u9fff]{2,6}?)老家"), P.COMES_FROM),
+    # "上周去华为报到了": a first day gone by, the subject dropped from news (not "下个月去宁德报到")
+    Rule(re.compile(r"^(?:上(?:周|个?星期|个?礼拜)[一二三四五六日天]?|上个?月|[昨前今]天|已经|刚)?(?:去|到)" + _WHERE
+                    + r"(?:报到|报道|入职)了"), P.WORKS_AT, value=_workplace),
     # "自己当老板", "现在自己做老板": running one's own business
     Rule(re.compile(r"我" + ADV + r"自己(?:当|做)(?:了)?(老板娘?|店主|掌柜)" + END), P.WORKS_AS),
     # -- a self-introduction in fragments -----------------------------------------------------------------

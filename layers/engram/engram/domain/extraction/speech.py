@@ -311,3 +311,12 @@ def _texting(word: str) -> str:
     if len(word) == 1 and word.isupper():  # "plan B", "R&B", "U of M"
         return word
     return spelt if word.islower() or spelt[0] == "I" else spelt[0].upper() + spelt[1:]
+
+
+# What a message typed in capitals says around a name: a verb, a preposition ("I'M MOVING TO DENVER")
+_SHOUTED_WORDS = re.compile(r"\b(?:\w+ING|\w+ED|TO|AT|IN|FOR|ON|WITH|FROM|SO|THE|AND|BACK|OUT|UP|OFF|HOME|NOW)\b")
+
+
+def shouted(value: str) -> bool:
+    """A name read from capitals that are a sentence shouted: a word of it is a verb or a preposition."""
+    return value.isupper() and len(value) > 3 and bool(_SHOUTED_WORDS.search(value))
