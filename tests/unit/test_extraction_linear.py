@@ -4,7 +4,8 @@ client gives it: a message of thousands of clauses ("两只狗，" repeated to 8
 
 Not a budget in seconds: the time of a 16,000-character message is compared with that of a
 2,000-character one in the same run (best of 3 each). Eight times the length takes about 8 times as
-long when linear, about 64 times when quadratic; anything under 20 passes."""
+long when linear, about 64 times when quadratic; anything under 32 passes (a machine busy with other
+work has stretched a linear 8 to 20)."""
 
 from __future__ import annotations
 
@@ -23,4 +24,4 @@ def _seconds(unit: str, length: int) -> float:
 @pytest.mark.parametrize("unit", _UNITS)
 def test_extraction_time_grows_about_linearly_with_the_length(unit):
     short, long = _seconds(unit, 2000), _seconds(unit, 16000)
-    assert long < 20 * max(short, 1e-3), (unit, short, long)
+    assert long < 32 * max(short, 1e-3), (unit, short, long)

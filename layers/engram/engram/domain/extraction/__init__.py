@@ -35,6 +35,7 @@ from ..model import PREDICATES, EventType, Extraction, Predicate, Role, Turn
 from ..profile.beliefs import ENDED_TAG, FOOD_TAG
 from . import (
     cards,
+    rules_asides,
     rules_change,
     rules_en,
     rules_en_chat,
@@ -112,9 +113,10 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
 
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
-             + rules_en_open.RULES + rules_en_news.RULES + rules_en_everyday.RULES + rules_en_coach.RULES)
+             + rules_en_open.RULES + rules_en_news.RULES + rules_en_everyday.RULES + rules_en_coach.RULES
+             + rules_asides.RULES_EN)
 _ZH_RULES = (rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES + rules_zh_everyday.RULES
-             + rules_zh_coach.RULES)
+             + rules_zh_coach.RULES + rules_asides.RULES_ZH)
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -288,7 +290,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     typed = html.unescape(turn.content)
     simplified = script.as_simplified(typed)
     said_zh = rules_zh_everyday.as_said(rules_zh_news.as_said(rules_zh_coach.as_said(as_typed(simplified))))
-    said_zh = rules_follow.as_said(rules_en_coach.as_said(said_zh))
+    said_zh = rules_asides.as_said(rules_follow.as_said(rules_en_coach.as_said(said_zh)))
     content = corrected_in_passing(cards.as_sentences(cards.as_signed(said_zh)))
     if is_fiction(content):
         return []

@@ -36,13 +36,14 @@ LETTER = "[" + _ranges(str.isalpha) + "'’-]"
 # -- fillers: words that carry no fact and may open or close any clause ------------------------------
 
 _EN_OPENERS = (r"ugh+|lol|lmao|haha+|hah|heh|oh+|ah+|aw+|um+|uh+|hmm+|ok(?:ay)?|so|well|honestly|btw|by the way|"
-               r"yo|hiya|heya|sup|right|listen|"
+               r"yo|hiya|heya|sup|right|listen|man(?: oh man)?(?=[,!]|$)|dude|pfft+|geez|jeez|gosh|sheesh|so{3,}|"
                r"fyi|tbh|ngl|imo|anyway|anyways|yeah|yep|yup|lately|update|big news|news|quick update|fun fact|"
                r"guess what|weird thing|funny thing|sadly|unfortunately|luckily|wow|omg|welp|alright|and|also|"
                r"plus|side note|just so you know|for context|context|not going to lie|to be honest|real talk|"
                # "guess who just got hired": the one to guess is the writer
                r"guess who")
-_EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b[,:!.\-–—]*\s+)+", re.I)
+# (a clause that is a filler alone, "man" of "man, been into pottery", is nothing said)
+_EN_FILLER_HEAD = re.compile(r"^(?:(?:" + _EN_OPENERS + r")\b(?:[,:!.\-–—]*\s+|[,:!.\-–—]*$))+", re.I)
 # (a tag typed without its question mark: "u know im allergic to shellfish right", "… remember")
 _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|imo|xd|smh|lmk|jk|pls|plz|right|"
                              r"remember|innit|yeah|eh|ya know|you know|y'know)\b"
@@ -50,7 +51,8 @@ _EN_FILLER_TAIL = re.compile(r"(?:[,\s]+\b(?:lol|lmao|haha+|rn|tbh|ngl|btw|fyi|i
 _EN_FILLER_INSIDE = re.compile(r"\s+(?:btw|tbh|ngl|lol|lmao|fyi|imo|haha+)(?=\s*[,;])", re.I)
 _INTRODUCING = re.compile(r"^(?:(?:hi|hey|hello|hiya)\W+)?(?:this is|it's|it is) \S+(?: \S+){0,2}$", re.I)
 _ZH_FILLER_HEAD = re.compile(r"^(?:(?:大家好|你好|您好|哈喽|嗨|哎呀|哎|唉|诶|嗯|呃|啊|哦|噢|哈哈+|嘿嘿|嘻嘻|话说|对了|"
-                             r"跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)[，,！!。~～\s]*)+")
+                             r"自我介绍一下|跟你说个事|跟你说下情况|跟你说|告诉你|说真的|老实说|老实讲|说实话|实话说|讲真|坦白说|不瞒你说|其实|好吧|行吧)"
+                             r"[，,！!。~～\s]*)+")
 # A particle that ends a clause says how it is said, not what: "我是四川人嘛", "我吃素的哈".
 # (one 哈 at a time: "哈+" inside the "+" read "哈哈哈…" in 2^n ways)
 _ZH_FILLER_TAIL = re.compile(r"(?:嘛|哈|啊|呀|呗|啦|哦|噢|哟|耶|嘿嘿|[~～!！])+$")
@@ -231,6 +233,9 @@ _ZH_DROPPED = re.compile(r"^" + _ZH_TIME + r"(?:"
                          r"|从[^，。！？,.!?\s]{1,12}?(?:搬|跳)"
                          r"|改成|换成|改为|自己(?=当|做|开)|(?:以后|从此|今后|往后)(?:就|也)?(?:算)?是"
                          r"|领养|收养|捡(?:了|回)|新添了"
+                         # "在一家医院当护士", "白天在商场当保洁", "在浙大读博": where the user works, studies or
+                         # rents; "升职当店长了", "入坑飞盘三个月了": a promotion, a pastime taken to (rules_asides)
+                         r"|(?:白天)?在[^，。！？,.!?\s]{1,10}?(?:当|做|上班|打工|合租|读|念)|升职|升(?=成|为|到|当|做)|入坑"
                          # "特别喜欢周杰伦的歌", "本科在武大读的": a taste or a school said without "我"
                          r"|(?:特别|很|超|最|真的|挺|非常|好)*(?:喜欢|爱吃|爱喝|爱看|爱听|讨厌|受不了)(?!就|的话|吗|不|么)"
                          r"|(?:本科|研究生|硕士|博士|大学)(?:是)?在"

@@ -220,7 +220,9 @@ def said(sentence: str) -> str:
 # -- a change of state: a past state, or one that stopped ---------------------------------------------
 
 # "I was living in Dublin when…": a state said in the past tense of its "-ing" is over.
-_USED_TO = re.compile(r"\bused to\b|\b(?:i|we) (?:was|were) (?:living|working|based|studying)\b"
+# ("still getting used to it", "I'm used to the cold": being accustomed is no past)
+_USED_TO = re.compile(r"\b(?<!get )(?<!got )(?<!getting )(?<!gotten )(?<!be )(?<!'m )(?<!am )used to\b"
+                      r"|\b(?:i|we) (?:was|were) (?:living|working|based|studying)\b"
                       r"|以前|曾经|过去|小时候|原来", re.I)
 _NO_LONGER = re.compile(r"\bno longer\b|\bany ?more\b|\b(?:stopped|quit|gave up|given up) (?:eating|drinking)\b"
                         r"|不再|已经不", re.I)
