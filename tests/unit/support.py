@@ -38,6 +38,21 @@ def best_seconds(call: Callable[[], object], runs: int = 3) -> float:
     return best
 
 
+def timed_growth(short: Callable[[], object], long: Callable[[], object], bound: float, floor: float = 1e-4,
+                 tries: int = 3) -> tuple[float, float]:
+    """The best-of-3 times of ``short()`` and ``long()`` (the short one floored at ``floor``), measured
+    again, up to ``tries`` times, while the long one takes ``bound`` times as long or more: a machine
+    busy with other work stretches one measurement, a routine that grows faster than linearly every
+    one. The pair of the lowest ratio."""
+    pairs = []
+    for _ in range(tries):
+        pair = (max(best_seconds(short), floor), best_seconds(long))
+        pairs.append(pair)
+        if pair[1] < bound * pair[0]:
+            break
+    return min(pairs, key=lambda p: p[1] / p[0])
+
+
 def extraction_seconds(content: str) -> float:
     """The best of 3 timings of extracting one user turn: what the extraction timing tests compare
     with itself at two lengths in the same run (never against a budget in seconds)."""

@@ -8,7 +8,7 @@ import pytest
 from engram.domain.limits import MAX_QUERY_CHARS
 from engram.domain.recall.events import events_compared, with_each_event
 from engram.domain.recall.fusion import RecallItem
-from tests.unit.support import best_seconds
+from tests.unit.support import timed_growth
 
 COMPARED = [
     ("Which came first: selling the flat or buying the boat?", ("selling the flat", "buying the boat")),
@@ -69,8 +69,8 @@ def test_a_hostile_question_is_read_in_time_about_linear_in_its_length(unit):
     for question in (short, long):
         events = events_compared(question)
         assert events == () or (len(events) == 2 and all(e and e in question for e in events)), events
-    short_s, long_s = best_seconds(lambda: events_compared(short)), best_seconds(lambda: events_compared(long))
-    assert long_s < 40 * max(short_s, 1e-5), (unit, short_s, long_s)
+    short_s, long_s = timed_growth(lambda: events_compared(short), lambda: events_compared(long), 40, 1e-5)
+    assert long_s < 40 * short_s, (unit, short_s, long_s)
 
 
 @pytest.mark.parametrize(("question", "expected"), COMPARED[:3])

@@ -117,8 +117,12 @@ def relations_in(question: str) -> list[Relation]:
             spans.extend((m.start(1), m.end(1), relation) for m in re.finditer(pattern, lowered)
                          if relation.han or not _NAMED.match(question, m.end()))
     taken: list[tuple[int, int, Relation]] = []
+    # Which characters a form already holds (each span checked against every one taken cost the
+    # square of the forms found: 1,000 of 我妈 took 60 ms).
+    held = bytearray(len(lowered))
     for start, end, relation in sorted(spans, key=lambda s: s[0] - s[1]):  # the longest first
-        if not any(start < e and s < end for s, e, _ in taken):
+        if not any(held[start:end]):
+            held[start:end] = b"\x01" * (end - start)
             taken.append((start, end, relation))
     return list(dict.fromkeys(r for _, _, r in sorted(taken, key=lambda s: s[0])))
 
