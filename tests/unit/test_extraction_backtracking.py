@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engram.domain.extraction import rules_change, rules_en, rules_en_coach, rules_zh
-from tests.unit.support import extraction_seconds as _seconds
+from tests.unit.support import extraction_growth
 
 
 def _made_of(word: str, words: set[str]) -> bool:
@@ -52,8 +52,8 @@ def test_a_word_said_over_and_over_is_read_in_time_that_grows_with_the_repeats(s
             return ("I " if opening == "the user" else "") + (said + " ") * n + "xyzzy."
         return ("我" if opening == "the user" else "") + said * n + "嗯嗯。"
 
-    ten, twenty = _seconds(message(10)), _seconds(message(20))
-    assert twenty < 10 * max(ten, 1e-3), (said, ten, twenty)
+    ten, twenty = extraction_growth(message(10), message(20), 10)
+    assert twenty < 10 * ten, (said, ten, twenty)
 
 
 # The same, said where a rule reads a list any number of times, or an adverb beside a word it also reads:
@@ -67,5 +67,5 @@ _IN_RULES = sorted({*(("I run a ", a + " ", "xyzzy.") for a in rules_en_coach.BU
 
 @pytest.mark.parametrize(("opening", "said", "ending"), _IN_RULES)
 def test_a_word_said_over_and_over_inside_a_rule_is_read_in_time_that_grows_with_the_repeats(opening, said, ending):
-    ten, twenty = _seconds(opening + said * 10 + ending), _seconds(opening + said * 20 + ending)
-    assert twenty < 10 * max(ten, 1e-3), (said, ten, twenty)
+    ten, twenty = extraction_growth(opening + said * 10 + ending, opening + said * 20 + ending, 10)
+    assert twenty < 10 * ten, (said, ten, twenty)

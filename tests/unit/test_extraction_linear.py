@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.support import extraction_seconds
+from tests.unit.support import extraction_growth
 
 _UNITS = ["两只狗，", "I have two dogs, ", "我叫", "，", "我今天在家里看书喝茶然后出去散步",
           "i really like long walks ", "我叫小明, I live in Paris，两只狗。my name is Ann "]
 
 
-def _seconds(unit: str, length: int) -> float:
-    return extraction_seconds((unit * (length // len(unit) + 1))[:length])
+def _text(unit: str, length: int) -> str:
+    return (unit * (length // len(unit) + 1))[:length]
 
 
 @pytest.mark.parametrize("unit", _UNITS)
 def test_extraction_time_grows_about_linearly_with_the_length(unit):
-    short, long = _seconds(unit, 2000), _seconds(unit, 16000)
-    assert long < 32 * max(short, 1e-3), (unit, short, long)
+    short, long = extraction_growth(_text(unit, 2000), _text(unit, 16000), 32)
+    assert long < 32 * short, (unit, short, long)
