@@ -21,7 +21,8 @@ a fact: a job by the job itself, a home typed in lower case or said bare, "我�
 user goes by), ``rules_en_coach``, ``rules_zh_coach`` (what a user tells a tutor, a money or a health coach: a
 home by the rent paid there or a move framing what follows, a subject found hard, an illness by how long),
 ``rules_follow`` (what a message says across its sentences: "not X, it's Y", "… my wife? her name's Ana", a
-move told as done, an age to come), this module (a turn in, extractions out).
+move told as done, an age to come), ``rules_shape`` (an illness, a line of work, an employer, a home or a list
+known by the shape of its words in a frame that makes it the user's), this module (a turn in, extractions out).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ from . import (
     rules_en_open,
     rules_en_passing,
     rules_follow,
+    rules_revise,
+    rules_shape,
     rules_zh,
     rules_zh_coach,
     rules_zh_everyday,
@@ -96,7 +99,8 @@ _CORRECTION = re.compile(r"^(?:(?:oh|ah|um|uh)[,!]?\s+)?(?:no|nope|sorry|oops|ac
                          # "sorry, typo - it's Joan": what went wrong may be said first
                          r"(?:(?:a |my )?(?:typo|autocorrect|mistake|misspelling|spelling)[,!.:]?\s*(?:[-–—]\s*)?)?"
                          r"(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
-                         r"|^correction:\s*|^(?:不是|不对|不，|更正|我是说|我的意思是|说错了|搞错了)", re.I)
+                         r"|^correction:\s*|^(?:不是|不对(?![称劲头味等付口])|不，|更正|我是说|我的意思是"
+                         r"|说错了|搞错了)", re.I)
 _CORRECTED_VALUE = re.compile(r"^(?:.*?(?:i meant|i mean|it's|it is|i said|make that|that should be|that's)\s+"
                               r"|correction:\s*|(?:不是|不对|更正|说错了|搞错了)[，,：:]?\s*(?:是|应该是)?|(?:我是说|我的意思是)\s*)"
                               r"(.+?)[.!。！]*$", re.I)
@@ -114,9 +118,9 @@ _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy
 Found = tuple[Predicate, str, bool, tuple[str, ...]]  # (predicate, object, ended, the rule's tags)
 _EN_RULES = (rules_en.RULES + rules_en_life.RULES + rules_en_chat.RULES + rules_en_passing.RULES
              + rules_en_open.RULES + rules_en_news.RULES + rules_en_everyday.RULES + rules_en_coach.RULES
-             + rules_asides.RULES_EN)
+             + rules_asides.RULES_EN + rules_shape.RULES_EN)
 _ZH_RULES = (rules_zh.RULES + rules_zh_open.RULES + rules_zh_news.RULES + rules_zh_everyday.RULES
-             + rules_zh_coach.RULES + rules_asides.RULES_ZH)
+             + rules_zh_coach.RULES + rules_asides.RULES_ZH + rules_shape.RULES_ZH)
 _STATUSES = {"self-employed", "freelance", "employed"}
 _TASTES = (Predicate.HAS_PREFERENCE, Predicate.DISLIKES, Predicate.HAS_HOBBY)
 
@@ -292,6 +296,7 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
     said_zh = rules_zh_everyday.as_said(rules_zh_news.as_said(rules_zh_coach.as_said(as_typed(simplified))))
     said_zh = rules_asides.as_said(rules_follow.as_said(rules_en_coach.as_said(said_zh)))
     content = corrected_in_passing(cards.as_sentences(cards.as_signed(said_zh)))
+    content = rules_revise.as_said(content, previous)
     if is_fiction(content):
         return []
     found: list[Found] = []
@@ -323,9 +328,11 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
             read += [(p, o, False, t) for clause in clauses(sentence) for p, o, t in read_clause(clause, presupposed)]
         # Said with a rolled eye ("I LOVE traffic 🙄"), a taste is meant the other way: none is read.
         found += [f for f in _where_now(sentence, read) if not (ironic and f[0] in _TASTES)]
-    found += rules_follow.named_after(content) + rules_follow.settled(content)
+    found += rules_follow.named_after(content) + rules_follow.settled(content) + rules_shape.children_named(content)
+    found += rules_revise.posts(content, previous)
     found = rules_change.exclusive_endings(found, previous)
     found = _homes(found, previous) + _worded_otherwise(found, previous)
+    found = rules_shape.still_there(found, content)
     # "I'm a plumber, I'm self-employed": how the user is employed does not replace what they do.
     if {o.lower() for p, o, e, _ in found if p is Predicate.WORKS_AS and not e} - _STATUSES:
         found = [f for f in found if not (f[0] is Predicate.WORKS_AS and f[1].lower() in _STATUSES)]
@@ -334,7 +341,9 @@ def extract_facts(turn: Turn, previous: Sequence[Extraction] = ()) -> list[Extra
              for p, o, e, t in found]
     correction = bool(_CORRECTION.search(content.strip()))
     # "it's not walnuts, it's pecans": a correction by contrast names both what it replaces and the value
-    if (contrast := rules_follow.contrasted(content, found, previous)) is not None:
+    if (moved := rules_revise.someone_else(content, previous)) is not None:
+        found = moved
+    elif (contrast := rules_follow.contrasted(content, found, previous)) is not None:
         found = contrast
     elif correction:
         found = _corrected(content, found, previous)

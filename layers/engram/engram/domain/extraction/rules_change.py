@@ -42,6 +42,8 @@ _ZH_TOPIC_STOPPED = (r"^我?((?!我)[\u4e00-\u9fff]{2,4}?)(?:我)?" + ZH_ADV + r
 # "my anaemia has completely cleared up": a condition gone.
 _HEALED = (r"\bmy (" + CONDITIONS + r") (?:has |is |'s |was )?(?:now |finally |completely |totally |fully )*"
            r"(?:cleared up|gone(?: away)?|cured|healed|resolved|in remission)\b")
+_FINE_NOW = (r"\bi(?:'m| am) (?:now |totally |completely |perfectly |actually )*(?:fine|ok|okay) (?:around|with) "
+             r"(?:the )?([a-z][\w-]{1,20}(?: [a-z][\w-]{1,20})?) (?:now|these days|nowadays|any ?more)\b")
 RULES_EN: list[Rule] = [
     Rule(re.compile(_HEALED, _I), P.HAS_CONDITION),
     Rule(re.compile(_STOPPED_EN, _I), P.HAS_HOBBY, lists=True, value=_plain_hobby),
@@ -49,6 +51,9 @@ RULES_EN: list[Rule] = [
     Rule(re.compile(_GEAR_GONE, _I), P.HAS_HOBBY, value=_plain_hobby),
     # "no more steak for me": a taste given up
     Rule(re.compile(r"\bno more ([a-z][\w' -]{1,30}?) for me\b", _I), P.HAS_PREFERENCE),
+    # "I'm totally fine around cats now": an allergy or a fear of the thing over
+    Rule(re.compile(_FINE_NOW, _I), P.ALLERGIC_TO),
+    Rule(re.compile(_FINE_NOW, _I), P.DISLIKES),
 ]
 RULES_ZH: list[Rule] = [
     Rule(re.compile(_STOPPED_ZH), P.HAS_HOBBY, value=_activity),

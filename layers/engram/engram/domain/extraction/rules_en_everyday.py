@@ -25,7 +25,9 @@ _KEPT = (r"^(?!.*\b(?:quit|quitting|left|leaving|lost|losing|fired|laid off|let 
          r"redundant|miss|missed|former|used to|was|were)\b)")
 _NOT_KEPT = r"(?!(?:dream|old|previous|last|former|next|future|ideal|perfect|new-to-be|would-be)\b)"
 # "my job as a line cook", "my first proper job as a junior accountant" (the user's own: not "my sister's job")
-_MY_JOB_AS = (r"\bmy (?:" + _NOT_KEPT + r"(?![\w-]+'s\b)[\w-]+ ){0,3}?(?:job|position|role|gig|work) as an? ")
+# (a word that starts a new phrase ends the user's: "my brother got a job as a welder" is his)
+_MY_JOB_AS = (r"\bmy (?:" + _NOT_KEPT + r"(?![\w-]+'s\b)(?!(?:a|an|the|his|her|their|its|our|your|got|gets|has|had|"
+              r"is|was|landed|took|found|started)\b)[\w-]+ ){0,3}?(?:job|position|role|gig|work) as an? ")
 # "I make like 52k as a barista", "I earn about 40k as a teaching assistant", "I barely make 30k as a TA"
 _EARN_AS = (r"\bi " + ADV + r"(?:(?:only|barely|hardly|only just) )?(?:make|earn|get paid|take home|bring (?:in|home)) "
             r"[^,.;!?]{1,25}? as an? ")

@@ -24,8 +24,12 @@ Found = tuple[P, str, bool, tuple[str, ...]]
 # -- a correction by contrast ----------------------------------------------------------------------------
 
 # "it's not walnuts, it's pecans", "not Biscuit, Bagel", "not Austin, I live in Round Rock"
-_NOT_EN = re.compile(r"(?:^|(?<=[\s,;:.!]))(?:(?:it's|it is|it was|that's|that was)\s+)?not\s+([^,.;!?\n]{1,40}?)"
-                     r"\s*[,;:]\s*(?:(?:it's|it is|it was|but|rather|actually|just)\s+)?([^,.;!?\n]{1,40}?)"
+# "it was never milk apparently, it's soy", "it was never the dogs, the doctor says it's pollen"
+_NOT_EN = re.compile(r"(?:^|(?<=[\s,;:.!]))(?:(?:it's|it is|it was|that's|that was)\s+)?(?:not|never)\s+"
+                     r"([^,.;!?\n]{1,40}?)(?: (?:apparently|after all|at all))?\s*[,;:]\s*"
+                     r"(?:(?:the |my |her |his )?(?:doctor|allergist|dermatologist|vet|tests?|nurse) "
+                     r"(?:says|said) )?"
+                     r"(?:(?:it's|it is|it was|but|rather|actually|just)\s+)?([^,.;!?\n]{1,40}?)"
                      r"(?=\s*(?:$|[,.;!?\n]))", re.I)
 # "不是芒果，是菠萝", "其实不是花生，医生说是核桃"
 _NOT_ZH = re.compile(r"不是([^，。！？,.!?\s]{1,10}?)[，,]\s*(?:[^，。！？,.!?]{0,6}?)(?:而)?是"

@@ -41,6 +41,8 @@ _NOT_TRADES = re.compile(r"(?:会员|成员|党员|团员|队员|学员|新手|�
 
 def _trade(value: str) -> str | None:
     value = re.sub(r"^(?:一名|一个|一位|个|名|位)", "", value)
+    # "小职员", "小会计": "小" said of oneself is modesty, not part of the trade (not "小学老师")
+    value = re.sub(r"^小(?![学儿区组])(?=[\u4e00-\u9fff]{2})", "", value)
     return None if not value or _NOT_TRADES.search(value) else value
 
 

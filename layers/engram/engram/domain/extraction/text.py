@@ -189,7 +189,9 @@ def clauses(sentence: str) -> list[str]:
 
 # -- guards: words that are not the user's claim about themself, now --------------------------------
 
-_HEARSAY = re.compile(r"\b(?:says|said|saying|tells me|told me|thinks|claims|reckons|mentioned|swears|insists)\b"
+# ("a claims adjuster": "claims" before an agent noun names a trade, not what someone claims)
+_HEARSAY = re.compile(r"\b(?:says|said|saying|tells me|told me|thinks|claims(?! [a-z]+(?:er|or|ist|ant)s?\b)|reckons|"
+                      r"mentioned|swears|insists)\b"
                       r"|\b(?:people|they|everyone|everybody|folks|others) say\b"
                       r"|听说|据说|(?:他|她|它)们?(?:说|觉得|认为)|(?:妈|爸|朋友|同事|姐|哥|弟|妹|老婆|老公|老板|医生)(?:说|觉得|认为)",
                       re.I)
