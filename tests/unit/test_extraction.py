@@ -2,7 +2,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from engram.domain.extraction import extract_event, extract_facts
+from engram.domain.extraction import extract_event, extract_facts, extract_reply
 from engram.domain.ingest.sanitise import clean_turn
 from engram.domain.ingest.tagging import TENTATIVE_WEIGHT, cleanse, resolve_relative_time
 from engram.domain.model import EventType, Predicate, resolve_predicate
@@ -334,3 +334,22 @@ def test_chinese_news_of_a_change_replaces_the_old_state(turns, gone, kept):
     current = _after(*turns)
     assert gone not in current
     assert kept in current
+
+
+@pytest.mark.parametrize("content", ["hi there!", "Hello! How are you today?", "hey Sam", "早上好呀", "你好",
+                                     "Hey!! 😊", "bye, see you tomorrow!"])
+def test_a_turn_that_only_greets_is_a_greeting(content):
+    turn = clean_turn(0, {"role": "user", "content": content, "client_ts": TS}, "s")
+    assert extract_event(turn, extract_facts(turn)).type is EventType.GREETING
+
+
+@pytest.mark.parametrize(("content", "role"), [
+    ("hi! bittersweet weekend. my mom moved to Tucson yesterday, we drove down with her", "user"),
+    ("Hello dear. Walt had his surgery on Thursday and everything went well.", "user"),
+    ("早上好！昨天去医院复查了，医生说恢复得不错", "user"),
+    ("Good morning! Here is your plan for the week: walk 20 minutes after lunch.", "assistant")])
+def test_a_turn_that_greets_and_goes_on_is_what_it_goes_on_to_say(content, role):
+    # Typed a greeting, it ranked as chatter and the nightly forgetting took it out of retrieval.
+    turn = clean_turn(0, {"role": role, "content": content, "client_ts": TS}, "s")
+    event = extract_reply(turn) if role == "assistant" else extract_event(turn, extract_facts(turn))
+    assert event.type not in (EventType.GREETING, EventType.SMALL_TALK)

@@ -108,8 +108,25 @@ _TASK = re.compile(r"\b(?:remind me to|please remind me|can you|could you|help m
                    re.I)
 _PLAN = re.compile(r"\b(?:i'm going to|i am going to|i will|i'll|i plan to|planning to)\b|我打算|我计划|我要去|我准备",
                    re.I)
-_GREETING = re.compile(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening)|bye|goodbye|see you)\b"
-                       r"|^(?:你好|您好|早上好|晚上好|嗨|再见|拜拜)", re.I)
+# A greeting is a turn that says nothing else ("hi there!", "Hello! How are you today?", "早上好呀"). One
+# that goes on ("hi! bittersweet weekend. my mom moved to Tucson yesterday", "Hello dear. Walt had his
+# surgery on Thursday") is what it goes on to say: typed a greeting, it ranked as chatter, and the
+# nightly forgetting took it out of retrieval once a month old.
+_GREETING = re.compile(r"^\W*(?:(?:hi|hello|hey|hiya|morning|good (?:morning|afternoon|evening|night)|bye|"
+                       r"goodbye|see you)\b|你好|您好|早上好|早安|下午好|晚上好|晚安|嗨|哈喽|再见|拜拜)", re.I)
+_PHATIC = re.compile(r"\b(?:there|all|everyone|dear|again|friend|buddy|how are you(?: doing)?(?: today)?|"
+                     r"how's it going|what's up|how have you been|long time no see|"
+                     r"(?:see you )?(?:soon|later|tomorrow))\b|在吗|在不在|你好吗|最近怎么样|[呀啊哦哈嘿]", re.I)
+
+
+def only_greeting(text: str) -> bool:
+    """Whether a turn is a greeting and nothing more: what follows it, the phatic words aside, is
+    at most a name or a word or two (a dozen letters, four Chinese characters)."""
+    opened = _GREETING.match(text)
+    if opened is None:
+        return False
+    rest = _PHATIC.sub(" ", text[opened.end():])
+    return len(re.findall(r"[^\W\d_\u4e00-\u9fff]", rest)) <= 12 and len(re.findall(r"[\u4e00-\u9fff]", rest)) <= 4
 _SMALL_TALK = re.compile(r"^(?:thanks|thank you|ok|okay|cool|great|lol|haha|sure|nice)\b[.! ]*$|^(?:谢谢|好的|哈哈|嗯|"
                          r"好吧|行)[。！ ]*$", re.I)
 _EMOTION = re.compile(r"\bi(?:'m| am| feel| felt) (?:so |really |very )?(?:happy|sad|angry|upset|stressed|excited|"
@@ -138,8 +155,10 @@ def summarise(text: str, limit: int = 200) -> str:
 
 def classify(text: str) -> EventType:
     """The event type of a whole turn when no fact rule fires: the first pattern that matches,
-    in this order (a greeting that also plans is a greeting)."""
-    ordered = ((_GREETING, EventType.GREETING), (_SMALL_TALK, EventType.SMALL_TALK),
+    in this order; a greeting only when nothing else is said (``only_greeting``)."""
+    if only_greeting(text):
+        return EventType.GREETING
+    ordered = ((_SMALL_TALK, EventType.SMALL_TALK),
                (_CORRECTION, EventType.CORRECTION), (_TASK, EventType.TASK), (_PLAN, EventType.PLAN),
                (_EMOTION, EventType.EMOTION))
     return next((kind for pattern, kind in ordered if pattern.search(text)), EventType.FACT)
