@@ -40,7 +40,7 @@ def stored(deps, scope) -> dict[str, dict]:
 
 
 def test_stale_small_talk_leaves_retrieval_but_stays_stored(deps, alice):
-    deps.episodes.put(alice, [event("old-chat", "small_talk", 40), event("old-hi", "greeting", 31),
+    deps.episodes.put(alice, [event("old-chat", "small_talk", 40), event("old-hi", "greeting", 31, text="Hi there!"),
                               event("new-chat", "small_talk", 2), event("old-fact", "fact", 400)])
     report = forget_user(deps, alice, NOW)
     docs = stored(deps, alice)
@@ -111,14 +111,14 @@ def test_run_forgetting_covers_every_user_and_sums_up(deps, alice, bob):
     for scope in (alice, bob):
         deps.users.ensure(scope)  # as the write fence does for every user who writes
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
-    deps.episodes.put(bob, [event("old-hi", "greeting", 35), event("b-fact", "fact", 1)])
+    deps.episodes.put(bob, [event("old-hi", "greeting", 35, text="Hi there!"), event("b-fact", "fact", 1)])
     totals = run_forgetting(deps, iso(NOW))
     assert totals == {"users": 2, "archived": 2, "downweighted": 0, "merged": 0, "pattern_rows": 3, "skipped": 0}
 
 
 def test_run_forgetting_for_named_users_only(deps, alice, bob):
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
-    deps.episodes.put(bob, [event("old-hi", "greeting", 35)])
+    deps.episodes.put(bob, [event("old-hi", "greeting", 35, text="Hi there!")])
     assert run_forgetting(deps, NOW, users=[bob])["archived"] == 1
     assert not stored(deps, alice)["old-chat"]["archived"]
 
@@ -208,3 +208,17 @@ def test_a_tenant_run_meets_that_tenants_users_only(deps, alice, bob):
     totals = [forget_shard(deps, ForgetShard.from_event(item)).totals for item in work]
     assert sum(t["archived"] for t in totals) == 2
     assert not stored(deps, stranger)["old-chat"]["archived"] and stored(deps, bob)["old-chat"]["archived"]
+
+
+def test_a_greeting_that_says_more_is_retyped_never_archived_as_chatter(deps, alice):
+    # Typed by its first word before a greeting had to say nothing else: an old one is what it says.
+    deps.episodes.put(alice, [event("hi-news", "greeting", 40, text="hi! my mom moved to Tucson yesterday"),
+                              event("hi-only", "greeting", 40, text="Hello! How are you today?"),
+                              event("hi-task", "greeting", 2, text="hey, can you help me plan a party?")])
+    report = forget_user(deps, alice, NOW)
+    docs = stored(deps, alice)
+    assert report["archived"] == 1 and docs["hi-only"]["archived"] and docs["hi-only"]["type"] == "greeting"
+    assert not docs["hi-news"]["archived"] and docs["hi-news"]["type"] == "fact"
+    assert docs["hi-task"]["type"] == "task"
+    assert Counter(e["action"] for e in deps.audit.entries(alice))["retype"] == 2
+    assert forget_user(deps, alice, NOW)["archived"] == 0 and stored(deps, alice) == docs  # a re-run is a no-op

@@ -61,6 +61,10 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
     updates: dict[str, dict] = {}
     audit: list[AuditEntry] = []
 
+    for event_id, type_ in rules.mistyped_greetings(events).items():
+        updates.setdefault(event_id, {})["type"] = type_
+        audit.append(AuditEntry("system", "retype", "episodes", event_id, "system", None,
+                                {"type": "greeting"}, {"type": type_}))
     for event_id in rules.stale_chatter(events, now, settings.small_talk_days):
         updates.setdefault(event_id, {})["archived"] = True
         audit.append(AuditEntry("system", "forget_archive", "episodes", event_id, "system", None,

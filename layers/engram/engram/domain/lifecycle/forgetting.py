@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
+from ..extraction import classify, only_greeting
+from ..model import EventType
 from ..recall.lexical import repeats_wording
 
 CHATTER = frozenset({"small_talk", "greeting"})
@@ -21,10 +23,24 @@ def _ts(doc: dict) -> datetime:
     return datetime.fromisoformat(doc["ts"].replace("Z", "+00:00"))
 
 
+def _said(event: dict) -> str:
+    return event.get("text") or event.get("summary") or ""
+
+
+def mistyped_greetings(events: list[dict]) -> dict[str, str]:
+    """Events typed greetings by their first word that say more ("hi! my mom moved to Tucson
+    yesterday", typed so before ``extraction.only_greeting``): each one's type as its words are
+    read now. Retyped, they rank as what they say and are never archived as chatter."""
+    return {e["event_id"]: classify(_said(e)).value for e in events
+            if e["type"] == EventType.GREETING and not e.get("archived") and _said(e) and not only_greeting(_said(e))}
+
+
 def stale_chatter(events: list[dict], now: datetime, days: int) -> list[str]:
-    """Small talk and greetings older than ``days``: they leave retrieval (the archive keeps them)."""
+    """Small talk and greetings older than ``days``: they leave retrieval (the archive keeps them).
+    A greeting that says more (``mistyped_greetings``) is no chatter."""
     cutoff = now - timedelta(days=days)
-    return [e["event_id"] for e in events if e["type"] in CHATTER and not e.get("archived") and _ts(e) < cutoff]
+    return [e["event_id"] for e in events if e["type"] in CHATTER and not e.get("archived") and _ts(e) < cutoff
+            and (e["type"] != EventType.GREETING or not _said(e) or only_greeting(_said(e)))]
 
 
 def repeated_types(events: list[dict], now: datetime, threshold: int, window_days: int) -> dict[str, list[str]]:
