@@ -140,6 +140,26 @@ def test_recall_reads_old_originals_from_the_archive(deps, stack_state, app_clie
     assert "archive" not in answer["degraded"]
 
 
+def test_a_greeting_archived_as_chatter_that_said_more_is_restored(deps, app_client, tenant_key):
+    """Before a greeting had to say nothing else, "hi! my mom moved to Tucson yesterday" was typed a
+    greeting and archived once a month old: the job puts it back, typed as what it says."""
+    from engram.service.forgetting import run_forgetting
+
+    tenant, headers = tenant_key
+    now = datetime.now(UTC).replace(microsecond=0)
+    [news] = ingest(app_client, headers, "gus", [("hi! my mom moved to Tucson yesterday, we drove down",
+                                                  now - timedelta(days=40))])
+    scope = Scope(tenant, "gus")
+    [doc] = [e for e in deps.episodes.all_for_user(scope) if news in e["message_ids"]]
+    # As the old rule left it: typed a greeting by its first word, archived as chatter.
+    deps.episodes.bulk_update([(scope, doc["event_id"], {"type": "greeting", "archived": True})])
+    assert event_for(recall(app_client, headers, "gus", "When did my mom move to Tucson?", now)["items"], news) is None
+    run_forgetting(deps, now=now, users=[scope])
+    [doc] = [e for e in deps.episodes.all_for_user(scope) if news in e["message_ids"]]
+    assert doc["archived"] is False and doc["type"] != "greeting"
+    assert event_for(recall(app_client, headers, "gus", "When did my mom move to Tucson?", now)["items"], news)
+
+
 # -- the nightly run on Step Functions: shards walked by invocations that hand over a cursor ----
 
 def test_the_daily_rule_starts_the_forgetting_state_machine(stack_state):

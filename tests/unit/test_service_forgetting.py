@@ -222,3 +222,18 @@ def test_a_greeting_that_says_more_is_retyped_never_archived_as_chatter(deps, al
     assert docs["hi-task"]["type"] == "task"
     assert Counter(e["action"] for e in deps.audit.entries(alice))["retype"] == 2
     assert forget_user(deps, alice, NOW)["archived"] == 0 and stored(deps, alice) == docs  # a re-run is a no-op
+
+
+def test_a_greeting_archived_as_chatter_that_says_more_is_back_in_retrieval(deps, alice):
+    deps.episodes.put(alice, [
+        event("hi-news", "greeting", 40, text="hi! my mom moved to Tucson yesterday", archived=True),
+        event("hi-only", "greeting", 40, text="Hello! How are you today?", archived=True),
+        event("hi-merged", "greeting", 40, text="hi! my mom moved to Tucson yesterday", archived=True,
+              tags=["merged"])])
+    forget_user(deps, alice, NOW)
+    docs = stored(deps, alice)
+    assert not docs["hi-news"]["archived"] and docs["hi-news"]["type"] == "fact"
+    assert docs["hi-only"]["archived"] and docs["hi-merged"]["archived"]  # chatter, and a repeat, stay archived
+    assert deps.episodes.count(alice, tier="retrievable") == 1
+    assert Counter(e["action"] for e in deps.audit.entries(alice))["restore"] == 1
+    assert forget_user(deps, alice, NOW)["archived"] == 0 and stored(deps, alice) == docs

@@ -65,6 +65,14 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
         updates.setdefault(event_id, {})["type"] = type_
         audit.append(AuditEntry("system", "retype", "episodes", event_id, "system", None,
                                 {"type": "greeting"}, {"type": type_}))
+    # Archived as chatter before a greeting had to say nothing else: what they say is back in retrieval.
+    everything = deps.episodes.all_for_user(scope)
+    archived = [reveal_episode(deps.keys, scope, e, fields=("text",) if e.get("text") else ("summary",), keywords=False)
+                for e in everything if e.get("archived") and e["type"] == "greeting"]
+    for event_id, type_ in rules.archived_as_chatter(archived).items():
+        updates[event_id] = {"type": type_, "archived": False}
+        audit.append(AuditEntry("system", "restore", "episodes", event_id, "system", None,
+                                {"type": "greeting", "archived": True}, {"type": type_, "archived": False}))
     for event_id in rules.stale_chatter(events, now, settings.small_talk_days):
         updates.setdefault(event_id, {})["archived"] = True
         audit.append(AuditEntry("system", "forget_archive", "episodes", event_id, "system", None,
@@ -93,7 +101,7 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
                                 {"absorbed": merge.absorbed, "message_ids": merge.message_ids}))
 
     # Type and time, all the habits count, are what the updates above leave alone.
-    habits = rules.behaviour_patterns(deps.episodes.all_for_user(scope))
+    habits = rules.behaviour_patterns(everything)
     with deps.users.erasure_fence([scope]) as erasing:
         if erasing:
             return {**_NOTHING, "skipped": 1}

@@ -35,6 +35,14 @@ def mistyped_greetings(events: list[dict]) -> dict[str, str]:
             if e["type"] == EventType.GREETING and not e.get("archived") and _said(e) and not only_greeting(_said(e))}
 
 
+def archived_as_chatter(events: list[dict]) -> dict[str, str]:
+    """Events this job archived as chatter (typed greetings by their first word) that say more: each
+    one's type as its words are read now. Those archived as a repeat (``MERGED_TAG``) stay so."""
+    return {e["event_id"]: classify(_said(e)).value for e in events
+            if e["type"] == EventType.GREETING and e.get("archived") and MERGED_TAG not in (e.get("tags") or [])
+            and _said(e) and not only_greeting(_said(e))}
+
+
 def stale_chatter(events: list[dict], now: datetime, days: int) -> list[str]:
     """Small talk and greetings older than ``days``: they leave retrieval (the archive keeps them).
     A greeting that says more (``mistyped_greetings``) is no chatter."""
