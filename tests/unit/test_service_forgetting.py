@@ -113,7 +113,8 @@ def test_run_forgetting_covers_every_user_and_sums_up(deps, alice, bob):
     deps.episodes.put(alice, [event("old-chat", "small_talk", 40)])
     deps.episodes.put(bob, [event("old-hi", "greeting", 35, text="Hi there!"), event("b-fact", "fact", 1)])
     totals = run_forgetting(deps, iso(NOW))
-    assert totals == {"users": 2, "archived": 2, "downweighted": 0, "merged": 0, "pattern_rows": 3, "skipped": 0}
+    assert totals == {"users": 2, "archived": 2, "restored": 0, "downweighted": 0, "merged": 0, "pattern_rows": 3,
+                      "skipped": 0}
 
 
 def test_run_forgetting_for_named_users_only(deps, alice, bob):
@@ -161,7 +162,7 @@ def test_a_run_forgets_every_user_once_whatever_the_shards_pages_and_budget(user
 
     def forget(_, scope, when):
         met.append(scope)
-        return {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 1, "skipped": 0}
+        return {"archived": 0, "restored": 0, "downweighted": 0, "merged": 0, "pattern_rows": 1, "skipped": 0}
 
     ticks = iter(range(10**6))  # one tick a user: the budget is spent after per_invocation users
     invocations, results = 0, []
@@ -230,7 +231,7 @@ def test_a_greeting_archived_as_chatter_that_says_more_is_back_in_retrieval(deps
         event("hi-only", "greeting", 40, text="Hello! How are you today?", archived=True),
         event("hi-merged", "greeting", 40, text="hi! my mom moved to Tucson yesterday", archived=True,
               tags=["merged"])])
-    forget_user(deps, alice, NOW)
+    assert forget_user(deps, alice, NOW)["restored"] == 1
     docs = stored(deps, alice)
     assert not docs["hi-news"]["archived"] and docs["hi-news"]["type"] == "fact"
     assert docs["hi-only"]["archived"] and docs["hi-merged"]["archived"]  # chatter, and a repeat, stay archived

@@ -43,7 +43,7 @@ def _now(now: str | datetime | None) -> datetime:
     return datetime.fromisoformat(now.replace("Z", "+00:00")) if isinstance(now, str) else now
 
 
-_NOTHING = {"archived": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
+_NOTHING = {"archived": 0, "restored": 0, "downweighted": 0, "merged": 0, "pattern_rows": 0}
 
 
 def _no_totals() -> dict:
@@ -110,6 +110,7 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
             deps.audit.append(scope, audit)
         patterns = deps.patterns.replace(scope, habits)
     return {"archived": sum(1 for u in updates.values() if u.get("archived")),
+            "restored": sum(1 for u in updates.values() if u.get("archived") is False),
             "downweighted": sum(1 for u in updates.values() if "weight" in u),
             "merged": sum(len(m.absorbed) for m in merges), "pattern_rows": patterns, "skipped": 0}
 
