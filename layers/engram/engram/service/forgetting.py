@@ -54,8 +54,10 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
     settings = deps.settings
     # A sealed event's words are compared in clear, never written back: its text alone is opened
     # (its summary where it has no text), not its context or keywords, which no rule reads.
-    events = [reveal_episode(deps.keys, scope, e, fields=("text",) if e.get("text") else ("summary",), keywords=False)
-              for e in deps.episodes.for_forgetting(scope)]
+    def opened(e: dict) -> dict:
+        return reveal_episode(deps.keys, scope, e, fields=("text",) if e.get("text") else ("summary",), keywords=False)
+
+    events = [opened(e) for e in deps.episodes.for_forgetting(scope)]
     by_id = {e["event_id"]: e for e in events}
     stamp = now.astimezone(UTC).isoformat().replace("+00:00", "Z")
     updates: dict[str, dict] = {}
@@ -67,8 +69,7 @@ def forget_user(deps: Dependencies, scope: Scope, now: datetime) -> dict:
                                 {"type": "greeting"}, {"type": type_}))
     # Archived as chatter before a greeting had to say nothing else: what they say is back in retrieval.
     everything = deps.episodes.all_for_user(scope)
-    archived = [reveal_episode(deps.keys, scope, e, fields=("text",) if e.get("text") else ("summary",), keywords=False)
-                for e in everything if e.get("archived") and e["type"] == "greeting"]
+    archived = [opened(e) for e in everything if e.get("archived") and e["type"] == "greeting"]
     for event_id, type_ in rules.archived_as_chatter(archived).items():
         updates[event_id] = {"type": type_, "archived": False}
         audit.append(AuditEntry("system", "restore", "episodes", event_id, "system", None,

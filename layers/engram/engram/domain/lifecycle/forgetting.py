@@ -27,28 +27,31 @@ def _said(event: dict) -> str:
     return event.get("text") or event.get("summary") or ""
 
 
+def _says_more(event: dict) -> bool:
+    """A greeting by its type that says more than a greeting ("hi! my mom moved to Tucson yesterday",
+    typed so by its first word before ``extraction.only_greeting``). One without words is as typed."""
+    return event["type"] == EventType.GREETING and bool(_said(event)) and not only_greeting(_said(event))
+
+
 def mistyped_greetings(events: list[dict]) -> dict[str, str]:
-    """Events typed greetings by their first word that say more ("hi! my mom moved to Tucson
-    yesterday", typed so before ``extraction.only_greeting``): each one's type as its words are
-    read now. Retyped, they rank as what they say and are never archived as chatter."""
-    return {e["event_id"]: classify(_said(e)).value for e in events
-            if e["type"] == EventType.GREETING and not e.get("archived") and _said(e) and not only_greeting(_said(e))}
+    """Retrievable greetings that say more (``_says_more``): each one's type as its words are read
+    now. Retyped, they rank as what they say and are never archived as chatter."""
+    return {e["event_id"]: classify(_said(e)).value for e in events if not e.get("archived") and _says_more(e)}
 
 
 def archived_as_chatter(events: list[dict]) -> dict[str, str]:
-    """Events this job archived as chatter (typed greetings by their first word) that say more: each
-    one's type as its words are read now. Those archived as a repeat (``MERGED_TAG``) stay so."""
+    """Greetings this job archived as chatter that say more (``_says_more``): each one's type as its
+    words are read now. Those archived as a repeat (``MERGED_TAG``) stay so."""
     return {e["event_id"]: classify(_said(e)).value for e in events
-            if e["type"] == EventType.GREETING and e.get("archived") and MERGED_TAG not in (e.get("tags") or [])
-            and _said(e) and not only_greeting(_said(e))}
+            if e.get("archived") and MERGED_TAG not in (e.get("tags") or []) and _says_more(e)}
 
 
 def stale_chatter(events: list[dict], now: datetime, days: int) -> list[str]:
     """Small talk and greetings older than ``days``: they leave retrieval (the archive keeps them).
-    A greeting that says more (``mistyped_greetings``) is no chatter."""
+    A greeting that says more (``_says_more``) is no chatter."""
     cutoff = now - timedelta(days=days)
-    return [e["event_id"] for e in events if e["type"] in CHATTER and not e.get("archived") and _ts(e) < cutoff
-            and (e["type"] != EventType.GREETING or not _said(e) or only_greeting(_said(e)))]
+    return [e["event_id"] for e in events
+            if e["type"] in CHATTER and not e.get("archived") and _ts(e) < cutoff and not _says_more(e)]
 
 
 def repeated_types(events: list[dict], now: datetime, threshold: int, window_days: int) -> dict[str, list[str]]:
