@@ -15,7 +15,9 @@ from fastapi.testclient import TestClient
 
 from engram.api.app import create_app
 from engram.domain.extraction import extract_facts
+from engram.domain.ingest.sanitise import clean_turn
 from engram.domain.model import Role, Scope, Turn
+from engram.domain.profile.beliefs import ENDED_TAG
 from engram.errors import StoreUnavailable
 from engram.service import erasure
 from engram.service.ingest import INGEST_CHAIN, IngestCommand, run_in_process
@@ -51,6 +53,18 @@ def timed_growth(short: Callable[[], object], long: Callable[[], object], bound:
         if pair[1] < bound * pair[0]:
             break
     return min(pairs, key=lambda p: p[1] / p[0])
+
+
+def beliefs_said(*turns: str) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    """The (predicate, object) beliefs a user's turns leave, read one after another as extraction
+    reads them: (those not ended by a later turn, those ended), objects lower-cased."""
+    said = []
+    for i, content in enumerate(turns):
+        turn = clean_turn(i, {"role": "user", "content": content, "client_ts": "2026-05-14T09:00:00+00:00",
+                              "message_id": f"m{i}"}, "s")
+        said += extract_facts(turn, said)
+    current = {(f.predicate.value, f.object.lower()) for f in said if ENDED_TAG not in f.tags}
+    return current, {(f.predicate.value, f.object.lower()) for f in said if ENDED_TAG in f.tags}
 
 
 def extracting(content: str) -> Callable[[], object]:

@@ -11,26 +11,18 @@ import pytest
 from engram.domain import extraction
 from engram.domain.extraction import (
     discourse,
-    extract_facts,
     rules_change,
     rules_en_everyday,
     rules_zh_everyday,
     speech,
     text,
 )
-from engram.domain.ingest.sanitise import clean_turn
-from engram.domain.profile.beliefs import ENDED_TAG
-
-TS = "2026-05-14T09:00:00+00:00"
+from tests.unit.support import beliefs_said
 
 
 def _current(*turns: str) -> set[tuple[str, str]]:
-    said = []
-    for i, content in enumerate(turns):
-        turn = clean_turn(i, {"role": "user", "content": content, "client_ts": TS, "message_id": f"m{i}"}, "s")
-        said += extract_facts(turn, said)
-    ended = {(f.predicate.value, f.object.lower()) for f in said if ENDED_TAG in f.tags}
-    return {(f.predicate.value, f.object.lower()) for f in said if ENDED_TAG not in f.tags} - ended
+    current, ended = beliefs_said(*turns)
+    return current - ended
 
 
 @pytest.mark.parametrize(("turns", "expected"), [

@@ -9,19 +9,12 @@ import time
 
 import pytest
 
-from engram.domain.extraction import extract_facts, rules_shape
-from engram.domain.ingest.sanitise import clean_turn
-from engram.domain.profile.beliefs import ENDED_TAG
-
-TS = "2026-05-14T09:00:00+00:00"
+from engram.domain.extraction import rules_shape
+from tests.unit.support import beliefs_said
 
 
 def _current(*turns: str) -> set[tuple[str, str]]:
-    said = []
-    for i, content in enumerate(turns):
-        turn = clean_turn(i, {"role": "user", "content": content, "client_ts": TS, "message_id": f"m{i}"}, "s")
-        said += extract_facts(turn, said)
-    return {(f.predicate.value, f.object.lower()) for f in said if ENDED_TAG not in f.tags}
+    return beliefs_said(*turns)[0]
 
 
 @pytest.mark.parametrize(("turn", "expected"), [
